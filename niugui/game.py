@@ -1,0 +1,510 @@
+"""The game as a state machine: deal, turns, tricks, going out, the end and the score (R7–R35).
+
+>>> game = Game.deal(seed=7, first_drawer=0)
+>>> game.to_move                      # the holder of ♦4 leads (R26)
+2
+>>> game.can_pass()                   # not on a free lead (R27)
+False
+>>> game.play("D4")
+>>> game.to_move, game.can_pass()   # play goes counter-clockwise: seat 2, then 3 (R7)
+(3, True)
+>>> game.pass_turn()
+>>> game.play("S4")
+Traceback (most recent call last):
+...
+niugui.game.IllegalMove: S4 is not in seat 0's hand (R27: a seat plays only cards it holds)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .cards import DECK_SIZE, S2, S3, Card, cards_of, mask_of, parse_cards
+from .combos import FIVE, Combo, classify_mask
+from .moves import plays
+
+SEATS = 4
+BLACK_MASK = (1 << S3) | (1 << S2)
+
+OUTCOME_ZH = {
+    "sweep": "牛鬼完胜",
+    "win": "牛鬼小胜",
+    "draw": "免炒",
+    "double_win": "双牛成功",
+    "double_draw": "双牛逃跑",
+    "double_caught": "活抓双牛",
+    "escape": "逃跑",
+}
+OUTCOME_EN = {
+    "sweep": "sweep",
+    "win": "win",
+    "draw": "draw (免炒, no score)",
+    "double_win": "Double Niugui wins",
+    "double_draw": "Double Niugui gets away",
+    "double_caught": "Double Niugui caught",
+    "escape": "escape",
+}
+PLACE_ZH = ("上游", "二游", "三游", "下游")
+PLACE_EN = ("1st out", "2nd out", "3rd out", "last")
+
+
+class IllegalMove(ValueError):
+    """An action that breaks a rule; its message names the rule, ``.rule`` holds its id.
+
+    ``.index`` is the 0-based index of the offending action when replaying a record, else ``None``.
+    Nothing of an illegal action is ever applied.
+    """
+
+    def __init__(self, message: str, rule: str, index: int | None = None) -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.index = index
+
+
+class Result:
+    """How a finished game ended: mode, outcome, finish order, score changes and the black side."""
+
+    __slots__ = ("black", "finish", "mode", "outcome", "scores")
+
+    def __init__(self, mode: str, outcome: str, finish: list[int], scores: list[int], black: list[int]):
+        self.mode = mode
+        self.outcome = outcome
+        self.finish = finish
+        self.scores = scores
+        self.black = black
+
+    @property
+    def zh(self) -> str:
+        return OUTCOME_ZH[self.outcome]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The record's ``result`` object (RECORD.md)."""
+        return {
+            "mode": self.mode,
+            "outcome": self.outcome,
+            "finish": list(self.finish),
+            "scores": list(self.scores),
+            "black": list(self.black),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Result) and self.to_dict() == other.to_dict()
+
+    def __repr__(self) -> str:
+        return f"Result({self.to_dict()!r})"
+
+
+def deal_hands(deck: Sequence[int], first_drawer: int) -> list[int]:
+    """Hand masks from a deck in drawing order (R9): first drawer first, then clockwise (R7).
+
+    >>> [m.bit_count() for m in deal_hands(list(range(54)), 2)]
+    [13, 14, 14, 13]
+    """
+    hands = [0] * SEATS
+    for i, card in enumerate(deck):
+        hands[(first_drawer - i) % SEATS] |= 1 << card
+    return hands
+
+
+def hand_sizes(first_drawer: int) -> list[int]:
+    """R9: 14 cards for the first drawer and the next seat clockwise, 13 for the others."""
+    return [14 if seat in (first_drawer, (first_drawer - 1) % SEATS) else 13 for seat in range(SEATS)]
+
+
+class Game:
+    """One game of 河池牛鬼, from the deal to its result.
+
+    Make one with :meth:`deal`, :meth:`from_deck`, :meth:`from_hands` or :meth:`from_record`.
+    """
+
+    def __init__(self, hands: list[int], first_drawer: int, deck: list[int] | None = None) -> None:
+        """Start from four hand masks (use the class methods, which check their input)."""
+        self.first_drawer = first_drawer
+        self.deck = deck
+        self.meta: dict[str, Any] = {}
+        self._dealt = list(hands)
+        self._hands = list(hands)
+        self._black = [s for s in range(SEATS) if hands[s] & BLACK_MASK]
+        self._actions: list[tuple[int, str, int, str]] = []  # (seat, "play"|"pass"|"escape", mask, kind)
+        self._trick: list[tuple[int, Combo | None]] = []  # this trick's plays and passes
+        self._last: Combo | None = None  # the play to beat, None on a free lead
+        self._last_seat = -1
+        self._passes = 0  # passes since the last play
+        self._needed = 0  # passes that end this trick (R29)
+        self._finish: list[int] = []
+        self._result: Result | None = None
+        self._to_move: int | None = next(s for s in range(SEATS) if hands[s] & 1)  # ♦4 leads (R26)
+
+    # ---- making games -------------------------------------------------------------------------
+
+    @classmethod
+    def deal(cls, seed: int | str | None = None, first_drawer: int | None = None) -> Game:
+        """Shuffle and deal (R8, R9). Without a seed the shuffle is cryptographically secure.
+
+        >>> Game.deal(seed=1, first_drawer=3).to_record()["deck"][:3]
+        ['H4', 'HK', 'S6']
+        """
+        rng: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
+        deck = list(range(DECK_SIZE))
+        rng.shuffle(deck)
+        if first_drawer is None:
+            first_drawer = rng.randrange(SEATS)
+        return cls.from_deck(deck, first_drawer)
+
+    @classmethod
+    def from_deck(cls, deck: Iterable[int | str], first_drawer: int) -> Game:
+        """Deal a given deck, listed in drawing order (R9)."""
+        cards = parse_cards(deck)
+        _check_seat(first_drawer, "first_drawer")
+        if len(cards) != DECK_SIZE or mask_of(cards).bit_count() != DECK_SIZE:
+            raise ValueError("deck: must list each of the 54 cards exactly once (R1)")
+        return cls(deal_hands(cards, first_drawer), first_drawer, [int(c) for c in cards])
+
+    @classmethod
+    def from_hands(cls, hands: Sequence[Iterable[int | str] | int], first_drawer: int) -> Game:
+        """Start from four dealt hands (cards, or masks), sized per R9 for ``first_drawer``."""
+        _check_seat(first_drawer, "first_drawer")
+        if len(hands) != SEATS:
+            raise ValueError("hands: must be four hands, seats 0..3 (R9)")
+        masks = []
+        for seat, hand in enumerate(hands):
+            if isinstance(hand, int):
+                masks.append(hand)
+                continue
+            cards = parse_cards(hand)
+            mask = mask_of(cards)
+            if mask.bit_count() != len(cards):
+                raise ValueError(f"hands[{seat}]: a card is listed twice (R1)")
+            masks.append(mask)
+        for seat, (mask, size) in enumerate(zip(masks, hand_sizes(first_drawer), strict=True)):
+            if mask.bit_count() != size:
+                raise ValueError(
+                    f"hands[{seat}]: holds {mask.bit_count()} cards; seat {seat} must hold {size} "
+                    f"when seat {first_drawer} draws first (R9)"
+                )
+        union = 0
+        for mask in masks:
+            if union & mask:
+                raise ValueError(f"hands: {cards_of(union & mask)[0]} is dealt twice (R1)")
+            union |= mask
+        if union != (1 << DECK_SIZE) - 1:
+            raise ValueError("hands: the four hands must be exactly the 54 cards (R1)")
+        return cls(masks, first_drawer)
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Game:
+        """Replay a game record (RECORD.md); see :mod:`niugui.record`."""
+        from .record import game_from_record
+
+        return game_from_record(record)
+
+    def to_record(self) -> dict[str, Any]:
+        """This game as a record (RECORD.md)."""
+        from .record import record_of_game
+
+        return record_of_game(self)
+
+    def copy(self) -> Game:
+        """An independent copy (for search): same deal, same state."""
+        other = Game.__new__(Game)
+        other.__dict__.update(self.__dict__)
+        other.meta = dict(self.meta)
+        other._hands = list(self._hands)
+        other._actions = list(self._actions)
+        other._trick = list(self._trick)
+        other._finish = list(self._finish)
+        return other
+
+    # ---- state --------------------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose turn it is, or ``None`` once the game is over."""
+        return self._to_move
+
+    @property
+    def result(self) -> Result | None:
+        """``None`` while the game goes on, else how it ended."""
+        return self._result
+
+    @property
+    def over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def current(self) -> Combo | None:
+        """The play to beat in this trick, or ``None`` on a free lead."""
+        return self._last
+
+    @property
+    def finish(self) -> list[int]:
+        """The seats that went out, in order (first is 上游, R30)."""
+        return list(self._finish)
+
+    @property
+    def black(self) -> list[int]:
+        """The 黑方 seats (R10). Hidden information: only the engine and a finished game show it."""
+        return list(self._black)
+
+    @property
+    def mode(self) -> str:
+        return "1v3" if len(self._black) == 1 else "2v2"
+
+    def hand(self, seat: int) -> list[Card]:
+        """The cards ``seat`` holds now. Hidden information: use :meth:`view` for a player."""
+        return cards_of(self._hands[seat])
+
+    def dealt(self, seat: int) -> list[Card]:
+        """The cards ``seat`` was dealt. Hidden information until the game is over."""
+        return cards_of(self._dealt[seat])
+
+    def hand_mask(self, seat: int) -> int:
+        return self._hands[seat]
+
+    def count(self, seat: int) -> int:
+        return self._hands[seat].bit_count()
+
+    def actions(self) -> list[tuple[int, str, list[Card]]]:
+        """Every action so far as (seat, "play" | "pass" | "escape", cards)."""
+        return [(seat, action, cards_of(mask)) for seat, action, mask, _ in self._actions]
+
+    def marks(self, seat: int) -> list[Card]:
+        """The ♠3/♠2 marks shown at ``seat``: those of the two it has played (R11)."""
+        return cards_of(self._dealt[seat] & ~self._hands[seat] & BLACK_MASK)
+
+    # ---- what may be done ---------------------------------------------------------------------
+
+    def legal_combos(self) -> list[Combo]:
+        """Every legal play for the seat to move, as combinations (pass not included)."""
+        seat = self._to_move
+        if seat is None:
+            return []
+        moves = plays(self._hands[seat], self._last)
+        if not self._actions:  # the opening play must contain ♦4 (R26)
+            moves = [m for m in moves if m.mask & 1]
+        return moves
+
+    def legal_plays(self) -> list[list[Card]]:
+        """Every legal play for the seat to move, each exactly once, weakest card first."""
+        return [cards_of(m.mask) for m in self.legal_combos()]
+
+    def can_pass(self) -> bool:
+        """Whether the seat to move may pass: never on a free lead (R27)."""
+        return self._to_move is not None and self._last is not None
+
+    # ---- actions ------------------------------------------------------------------------------
+
+    def play(self, cards: str | Iterable[int | str] | Combo, seat: int | None = None) -> None:
+        """Play cards (a ``Combo``, ``Card``s, codes or text) for the seat to move.
+
+        Pass ``seat`` to have the engine check that it is that seat's turn (R27).
+        Raises :class:`IllegalMove` naming the rule, and changes nothing, if the play is illegal.
+        """
+        mover = self._check_turn(seat)
+        if isinstance(cards, Combo):
+            combo: Combo | None = cards
+            mask = cards.mask
+        else:
+            listed = parse_cards(cards)
+            mask = mask_of(listed)
+            if mask.bit_count() != len(listed):
+                raise IllegalMove("a card is listed twice (R1: each card exists once)", "R1")
+            combo = None
+        hand = self._hands[mover]
+        if mask & ~hand:
+            missing = " ".join(str(c) for c in cards_of(mask & ~hand))
+            raise IllegalMove(
+                f"{missing} is not in seat {mover}'s hand (R27: a seat plays only cards it holds)", "R27"
+            )
+        if combo is None:
+            combo = classify_mask(mask)
+            if combo is None:
+                text = " ".join(str(c) for c in cards_of(mask)) or "nothing"
+                raise IllegalMove(f"{text} is not a combination (R25)", "R25")
+        if not self._actions and not mask & 1:
+            raise IllegalMove("the first play of the game must contain ♦4 (D4) (R26)", "R26")
+        last = self._last
+        if last is not None and not combo.beats(last):
+            raise self._does_not_beat(combo, last)
+        self._apply_play(mover, combo)
+
+    def pass_turn(self, seat: int | None = None) -> None:
+        """Pass (过门) for the seat to move; not allowed on a free lead (R27)."""
+        mover = self._check_turn(seat)
+        if self._last is None:
+            raise IllegalMove("you have the lead and must play (R27: no pass on a free lead)", "R27")
+        self._actions.append((mover, "pass", 0, ""))
+        self._trick.append((mover, None))
+        self._passes += 1
+        if self._passes < self._needed:
+            self._to_move = self._next_holding(mover)
+            return
+        # Everyone else still holding cards has passed: the trick ends (R29).
+        last_seat = self._last_seat
+        self._to_move = last_seat if self._hands[last_seat] else self._next_holding(last_seat)  # 接风
+        self._last = None
+        self._trick = []
+
+    def escape(self, seat: int) -> None:
+        """Abandon the game (逃跑, R35): −9 for ``seat``, the game ends at once."""
+        _check_seat(seat, "seat")
+        if self._result is not None:
+            raise IllegalMove("the game is over (R31)", "R31")
+        if not self._hands[seat]:
+            raise IllegalMove(f"seat {seat} has gone out and has nothing to abandon (R35)", "R35")
+        self._actions.append((seat, "escape", 0, ""))
+        scores = [0] * SEATS
+        scores[seat] = -9
+        self._end("escape", scores)
+
+    # ---- internals ----------------------------------------------------------------------------
+
+    def _check_turn(self, seat: int | None) -> int:
+        mover = self._to_move
+        if mover is None:
+            raise IllegalMove("the game is over (R31)", "R31")
+        if seat is not None and seat != mover:
+            raise IllegalMove(f"it is seat {mover}'s turn, not seat {seat}'s (R27)", "R27")
+        return mover
+
+    def _does_not_beat(self, combo: Combo, last: Combo) -> IllegalMove:
+        if combo.group != last.group:
+            rule = "R24" if FIVE in (combo.group, last.group) else "R17"
+            why = (
+                "five-card and loose combinations never beat each other"
+                if rule == "R24"
+                else ("a loose combination beats only the same type")
+            )
+            return IllegalMove(f"a {combo.kind} cannot be played on a {last.kind} ({rule}: {why})", rule)
+        rule = "R24" if combo.group == FIVE else "R17"
+        return IllegalMove(
+            f"{combo.kind} {_codes(combo.mask)} does not beat {last.kind} {_codes(last.mask)} ({rule})", rule
+        )
+
+    def _apply_play(self, seat: int, combo: Combo) -> None:
+        hand = self._hands[seat] ^ combo.mask
+        self._hands[seat] = hand
+        self._actions.append((seat, "play", combo.mask, combo.kind))
+        self._last = combo
+        self._last_seat = seat
+        self._passes = 0
+        self._trick.append((seat, combo))
+        hands = self._hands
+        if not hand:
+            self._finish.append(seat)  # 上游, 二游, 三游 (R30)
+            if self._side_out():
+                self._score()
+                return
+            self._needed = sum(1 for h in hands if h)
+        else:
+            self._needed = sum(1 for h in hands if h) - 1
+        self._to_move = self._next_holding(seat)
+
+    def _next_holding(self, seat: int) -> int:
+        hands = self._hands
+        for step in (1, 2, 3):
+            nxt = (seat + step) % SEATS
+            if hands[nxt]:
+                return nxt
+        raise AssertionError("no seat holds cards in a game in progress")
+
+    def _side_out(self) -> bool:
+        """R31: has every seat of one side gone out?"""
+        hands = self._hands
+        black = self._black
+        black_out = all(not hands[s] for s in black)
+        red_out = all(not hands[s] for s in range(SEATS) if s not in black)
+        return black_out or red_out
+
+    def _score(self) -> None:
+        """R32–R34."""
+        finish = self._finish
+        black = self._black
+        if len(black) == 1:
+            double = black[0]
+            if finish[0] == double:
+                outcome, mine, theirs = "double_win", 9, -3
+            elif double in finish:
+                outcome, mine, theirs = "double_draw", 0, 0
+            else:
+                outcome, mine, theirs = "double_caught", -6, 2
+            scores = [mine if s == double else theirs for s in range(SEATS)]
+        else:
+            winners = black if finish[0] in black else [s for s in range(SEATS) if s not in black]
+            partner = winners[0] if winners[1] == finish[0] else winners[1]
+            place = finish.index(partner) if partner in finish else 3
+            outcome, points = {1: ("sweep", 2), 2: ("win", 1), 3: ("draw", 0)}[place]
+            scores = [points if s in winners else -points for s in range(SEATS)]
+        self._end(outcome, scores)
+
+    def _end(self, outcome: str, scores: list[int]) -> None:
+        self._result = Result(self.mode, outcome, list(self._finish), scores, list(self._black))
+        self._to_move = None
+        self._last = None
+
+    # ---- views --------------------------------------------------------------------------------
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` may know (R11, R12), as plain JSON data; ``None`` is a spectator.
+
+        The seat's own hand, every seat's card count, marks and finish place, all plays and passes,
+        the current trick, whose turn it is, and on its own turn its legal plays. Once the game is
+        over every hand is revealed, with the result.
+
+        >>> v = Game.deal(seed=7, first_drawer=0).view(2)
+        >>> v["counts"], len(v["hand"]), v["to_move"], ["D4"] in v["legal_plays"], v["can_pass"]
+        ([14, 13, 13, 14], 13, 2, True, False)
+        >>> "hand" in Game.deal(seed=7, first_drawer=0).view(None)
+        False
+        """
+        if seat is not None:
+            _check_seat(seat, "seat")
+        over = self._result is not None
+        view: dict[str, Any] = {
+            "seat": seat,
+            "first_drawer": self.first_drawer,
+            "to_move": self._to_move,
+            "counts": [h.bit_count() for h in self._hands],
+            "marks": [[str(c) for c in self.marks(s)] for s in range(SEATS)],
+            "finish": list(self._finish),
+            "history": [_action_dict(*action) for action in self._actions],
+            "trick": [
+                _action_dict(s, "pass", 0, "") if c is None else _action_dict(s, "play", c.mask, c.kind)
+                for s, c in self._trick
+            ],
+            "current": None
+            if self._last is None
+            else {"seat": self._last_seat, "play": _codes_list(self._last.mask), "kind": self._last.kind},
+            "over": over,
+        }
+        if seat is not None:
+            view["hand"] = _codes_list(self._hands[seat])
+            mine = seat == self._to_move
+            view["legal_plays"] = [_codes_list(m.mask) for m in self.legal_combos()] if mine else []
+            view["can_pass"] = mine and self.can_pass()
+        if self._result is not None:
+            view["result"] = self._result.to_dict()
+            view["hands"] = [_codes_list(h) for h in self._hands]
+            view["dealt"] = [_codes_list(h) for h in self._dealt]
+        return view
+
+
+def _check_seat(seat: object, field: str) -> None:
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < SEATS:
+        raise ValueError(f"{field}: must be a seat 0..3 (R7), not {seat!r}")
+
+
+def _codes(mask: int) -> str:
+    return " ".join(_codes_list(mask))
+
+
+def _codes_list(mask: int) -> list[str]:
+    return [str(c) for c in cards_of(mask)]
+
+
+def _action_dict(seat: int, action: str, mask: int, kind: str) -> dict[str, Any]:
+    if action == "play":
+        return {"seat": seat, "play": _codes_list(mask), "kind": kind}
+    return {"seat": seat, action: True}
