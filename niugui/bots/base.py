@@ -1,0 +1,112 @@
+"""The bot interface: a bot is handed a seat's view (``game.view(seat)``) and returns an action.
+
+A bot never sees the ``Game``: it gets exactly what a human in its seat sees, so it cannot cheat.
+An action is a list of card codes to play, or ``None`` to pass.
+
+>>> from niugui import Game
+>>> class Weakest(Bot):
+...     name = "weakest"
+...     def choose(self, view):
+...         return view["legal_plays"][0]
+>>> game = Game.deal(seed=1, first_drawer=0)
+>>> action = choose_safely(Weakest(), game.view(game.to_move))
+>>> action
+['D4']
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import random
+import time
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar
+
+Action = list[str] | None
+"""Card codes to play, or ``None`` to pass."""
+View = dict[str, Any]
+"""What ``Game.view(seat)`` returns."""
+
+log = logging.getLogger("niugui.bots")
+
+BUILTIN: dict[str, str] = {
+    "random": "niugui.bots.random_bot:RandomBot",
+    "basic": "niugui.bots.basic:BasicBot",
+    "expert": "niugui.bots.expert:ExpertBot",
+    "search": "niugui.bots.search:SearchBot",
+}
+"""The built-in bots by short name; any other bot is named by an import path ``package.module:Name``."""
+
+
+class Bot(ABC):
+    """A player that sees only its seat's view. Deterministic for a given seed."""
+
+    name: ClassVar[str] = "bot"
+
+    def __init__(self, seed: int | None = None, **options: Any) -> None:
+        self.seed = seed
+        self.rng = random.Random(seed)
+        self.options = options
+
+    @abstractmethod
+    def choose(self, view: View) -> Action:
+        """The action for the seat whose view this is; called only on that seat's turn."""
+
+
+def load_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
+    """A bot by short name (``expert``) or import path (``package.module:Name``).
+
+    Raises ``ValueError`` with a clear message when the name does not lead to a bot class.
+    """
+    path = BUILTIN.get(spec, spec)
+    module_name, _, class_name = path.partition(":")
+    if not class_name:
+        known = ", ".join(BUILTIN)
+        raise ValueError(f"unknown bot {spec!r}: use one of {known}, or package.module:ClassName")
+    try:
+        cls = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as error:
+        raise ValueError(f"cannot load bot {spec!r}: {error}") from None
+    if not (isinstance(cls, type) and issubclass(cls, Bot)):
+        raise ValueError(f"{spec!r} is not a niugui.bots.Bot subclass")
+    bot: Bot = cls(seed=seed, **options)
+    return bot
+
+
+def fallback_action(view: View) -> Action:
+    """The safe action when a bot fails: pass if allowed, else the first (weakest) legal play."""
+    if view.get("can_pass"):
+        return None
+    return list(view["legal_plays"][0])
+
+
+def is_legal(view: View, action: Action) -> bool:
+    """Whether ``action`` is one the view allows (the same cards as a legal play, in any order)."""
+    if action is None:
+        return bool(view.get("can_pass"))
+    if not isinstance(action, list):
+        return False
+    wanted = sorted(map(str, action))
+    return any(sorted(play) == wanted for play in view["legal_plays"])
+
+
+def choose_safely(bot: Bot, view: View, budget: float | None = None) -> Action:
+    """Ask ``bot`` for an action; a bot that raises, answers illegally or overruns ``budget``
+    seconds is logged and replaced by :func:`fallback_action`, so a game never stalls on a bot.
+    """
+    started = time.perf_counter()
+    try:
+        action = bot.choose(view)
+    except Exception:
+        log.exception("bot %s raised; playing the fallback action", bot.name)
+        return fallback_action(view)
+    elapsed = time.perf_counter() - started
+    if not is_legal(view, action):
+        log.warning("bot %s chose an illegal action %r; playing the fallback action", bot.name, action)
+        return fallback_action(view)
+    if budget is not None and elapsed > budget:
+        log.warning("bot %s took %.3fs, over its %.3fs budget; playing the fallback action",
+                    bot.name, elapsed, budget)
+        return fallback_action(view)
+    return action

@@ -1,0 +1,1 @@
+"""The ``niugui`` command line: one module per subcommand, each with ``register(subparsers)``."""
