@@ -37,6 +37,7 @@ def flip_first_drawer(card: Card) -> int:
     Decision (RULES.md leaves the count open): count the card's value around the table in play order
     (R7), seat 0 counting as one, so the seat reached draws first: seat ``(value - 1) % 4``.
 
+    >>> from niugui.cards import parse_cards
     >>> [flip_first_drawer(c) for c in parse_cards("SA S2 S3 S4 SK RJ")]
     [0, 1, 2, 3, 0, 2]
     """
