@@ -272,6 +272,11 @@ class RefGame:
             scores = [0, 0, 0, 0]
             scores[self.escaped] = -9
             mode = "1v3" if len(self.black) == 1 else "2v2"
-            return {"mode": mode, "outcome": "escape", "finish": list(self.finish), "scores": scores,
-                    "black": list(self.black)}
+            return {
+                "mode": mode,
+                "outcome": "escape",
+                "finish": list(self.finish),
+                "scores": scores,
+                "black": list(self.black),
+            }
         return expected_result(self.black, self.finish)

@@ -4,7 +4,7 @@ the oracle in engine_oracle.py (written from the rules text)."""
 from __future__ import annotations
 
 import random
-from itertools import combinations, product
+from itertools import combinations, pairwise, product
 
 import pytest
 from engine_oracle import (
@@ -139,7 +139,9 @@ def test_R18_R23_every_straight_and_straight_flush_of_each_window(window: int) -
     each ordered against every straight of the previous and the next window and within its own
     window by the last card's suit only; all agree with the oracle."""
     ranks = WINDOWS[window]
-    hands = [tuple(s + r for s, r in zip(suits, ranks, strict=True)) for suits in product(SUIT_ORDER, repeat=5)]
+    hands = [
+        tuple(s + r for s, r in zip(suits, ranks, strict=True)) for suits in product(SUIT_ORDER, repeat=5)
+    ]
     kinds = [combo(" ".join(h)).kind for h in hands]
     assert kinds.count("straight_flush") == 4 and kinds.count("straight") == 1020
     # a sample against the neighbouring windows, the full window against itself by key
@@ -147,15 +149,17 @@ def test_R18_R23_every_straight_and_straight_flush_of_each_window(window: int) -
     sample = rng.sample(hands, 40) + [h for h in hands if len({c[0] for c in h}) == 1]
     for other in (window - 1, window + 1):
         if 0 <= other < 10:
-            sample += [tuple(s + r for s, r in zip(suits, WINDOWS[other], strict=True))
-                       for suits in rng.sample(list(product(SUIT_ORDER, repeat=5)), 20)]
+            sample += [
+                tuple(s + r for s, r in zip(suits, WINDOWS[other], strict=True))
+                for suits in rng.sample(list(product(SUIT_ORDER, repeat=5)), 20)
+            ]
     check_same_as_oracle(sample)
     last = ranks[-1]
     for h in hands:
         c = combo(" ".join(h))
         top_suit = next(card[0] for card in h if card[1] == last)
         for s in SUIT_ORDER:
-            rival = tuple(("D" if top_suit != "D" else "C") + r for r in ranks[:4]) + (s + last,)
+            rival = (*tuple(("D" if top_suit != "D" else "C") + r for r in ranks[:4]), s + last)
             r_combo = combo(" ".join(rival))
             if c.kind == r_combo.kind == "straight":
                 assert c.beats(r_combo) == (SUIT_ORDER.index(top_suit) > SUIT_ORDER.index(s))
@@ -179,7 +183,7 @@ def test_R18_smallest_and_largest_straights() -> None:
         assert c.beats(smallest) and not smallest.beats(c)
     for c in every_straight[:-1]:
         assert largest.beats(c) and not c.beats(largest)
-    for lower, higher in zip(every_straight, every_straight[1:]):
+    for lower, higher in pairwise(every_straight):
         assert higher.beats(lower) and not lower.beats(higher)
     # the A of A2345 is low: 23456 ending ♦6 beats A2345 ending ♠5
     assert combo("D2 C3 H4 S5 D6").beats(combo("DA C2 H3 D4 S5"))
@@ -264,7 +268,7 @@ def test_R21_R22_four_plus_one_keyed_by_the_four_single_ignored_joker_allowed() 
     hands = []
     for four_rank in RANK_ORDER:
         for single in ["BJ", "RJ", *(c for c in SUITED if c[1] != four_rank)][::7]:
-            hands.append(tuple(s + four_rank for s in SUIT_ORDER) + (single,))
+            hands.append((*tuple(s + four_rank for s in SUIT_ORDER), single))
     assert all(combo(" ".join(h)).kind == "four_plus_one" for h in hands)
     check_same_as_oracle(hands)
 
@@ -321,8 +325,17 @@ def test_R24_five_card_and_loose_never_beat_each_other() -> None:
 
 def test_R25_sets_that_are_no_combination() -> None:
     """R25: two jokers, 2/3/4 cards not of one rank, 6+ cards, five cards of no class, nothing."""
-    for bad in ("BJ RJ", "D4 D5", "D4 C4 D5", "D4 C4 H4 D5", "D4 C4 H4 S4 D5 C5", "D4 C5 H6 S7 D9",
-                "D4 C4 H5 S5 D6", "D4 C4 H4 S5 D6", "S4 S5 S6 S7 S8 S9"):
+    for bad in (
+        "BJ RJ",
+        "D4 D5",
+        "D4 C4 D5",
+        "D4 C4 H4 D5",
+        "D4 C4 H4 S4 D5 C5",
+        "D4 C5 H6 S7 D9",
+        "D4 C4 H5 S5 D6",
+        "D4 C4 H4 S5 D6",
+        "S4 S5 S6 S7 S8 S9",
+    ):
         assert nothing(bad), bad
     assert classify([]) is None
     assert classify(parse_cards("D4 D4")) is None  # the same card twice is no pair
