@@ -129,9 +129,35 @@ def replay(record: Any, name: str = "record") -> Game:
     except IllegalMove as error:
         raise ReplayError(f"{name}: illegal action: {error}") from None
     except RecordError as error:
+        if str(error).startswith("result:") and isinstance(record, dict):
+            raise ReplayError(f"{name}: wrong result: {_result_mismatch(record, str(error))}") from None
         raise ReplayError(f"{name}: malformed record: {error}") from None
     except ValueError as error:  # the engine's checks of a deal or a seat
         raise ReplayError(f"{name}: malformed record: {error}") from None
+
+
+RESULT_RULE = {"mode": "R10", "black": "R10", "finish": "R30"}
+"""The rule behind each field of a result; ``outcome`` and ``scores`` follow the outcome's rule."""
+
+
+def _result_mismatch(record: dict[str, Any], message: str) -> str:
+    """Which field of the record's ``result`` disagrees with its replay, and the rule that decides it."""
+    actual = Game.from_record({**record, "result": None}).result
+    claimed = record["result"]
+    if actual is None:
+        return "result: the record gives a result but its actions leave the game in progress (R31)"
+    expected = actual.to_dict()
+    if not isinstance(claimed, dict):
+        return f"result: expected an object like {json.dumps(expected)}"
+    for field, value in expected.items():
+        if claimed.get(field) != value:
+            rule = RESULT_RULE.get(field, OUTCOME_RULE[actual.outcome])
+            return (
+                f"result.{field}: the record says {json.dumps(claimed.get(field), ensure_ascii=False)} "
+                f"but replaying its actions gives {json.dumps(value)} ({rule})"
+            )
+    extra = sorted(set(claimed) - set(expected))
+    return f"result: unknown field {extra[0]!r} (RECORD.md)" if extra else message
 
 
 # ---- the human report -------------------------------------------------------------------------
