@@ -1,0 +1,367 @@
+"""``niugui play``: you against three bots in the terminal, game after game (R8, R36).
+
+Everything shown comes from ``game.view(your_seat)`` (see :mod:`niugui.cli.terminal_view`); the bots
+get their own seat's view through :func:`niugui.bots.choose_safely`. A wrong entry is answered with
+the rule it breaks and asked again. Ctrl-C, ``q`` or end of input in a game asks before escaping
+(R35, −9). Every game is saved as a record (RECORD.md) that ``niugui replay`` reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import secrets
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from ..bots import Bot, choose_safely, load_bot
+from ..cards import CARDS, Card, parse_cards
+from ..game import SEATS, Game, IllegalMove
+from ..series import Series, flip_first_drawer, flip_value
+from . import terminal_view as tv
+from .i18n import LANGS, rule_reason, tr
+
+Reader = Callable[[Text], str]
+"""Shows a prompt and returns the line typed; raises ``EOFError`` or ``KeyboardInterrupt``."""
+
+PASS_WORDS = {"p", "pass", "过", "过门", "不出", "不要"}
+HINT_WORDS = {"h", "hint", "?", "？", "提示"}
+QUIT_WORDS = {"q", "quit", "exit", "退出"}
+YES_WORDS = {"y", "yes", "是", "好", "要"}
+NO_WORDS = {"n", "no", "否", "不", "q", "quit"}
+
+
+def default_save_dir() -> Path:
+    """Where records go unless ``--save`` says otherwise: ``$XDG_DATA_HOME/niugui/games``."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "niugui" / "games"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play against three bots in the terminal",
+        description="河池牛鬼: you against three bots, game after game, with running totals (R36).",
+    )
+    parser.add_argument("--bots", default="expert", metavar="SPEC",
+                        help="the bots: one spec for all three, or three comma-separated "
+                             "(random, basic, expert, search or package.module:Class; default expert)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="make the deals, the card flip and the bots reproducible")
+    parser.add_argument("--lang", choices=LANGS, default="zh", help="zh (default) or en")
+    parser.add_argument("--seat", type=int, choices=range(SEATS), default=0,
+                        help="your seat, 0..3 (default 0)")
+    parser.add_argument("--save", type=Path, default=None, metavar="DIR",
+                        help=f"where game records are written (default {default_save_dir()})")
+    parser.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
+                        help="pause after each bot's action so you can follow (default 0.6)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    specs = [s.strip() for s in args.bots.split(",")]
+    if len(specs) not in (1, SEATS - 1) or not all(specs):
+        print(f"niugui play: --bots: give one bot or three, comma-separated, not {args.bots!r}",
+              file=sys.stderr)
+        return 2
+    if len(specs) == 1:
+        specs *= SEATS - 1
+    if args.delay < 0:
+        print("niugui play: --delay: must be 0 or more seconds", file=sys.stderr)
+        return 2
+    others = [s for s in range(SEATS) if s != args.seat]
+    bots: dict[int, Bot] = {}
+    try:
+        for seat, spec in zip(others, specs, strict=True):
+            bots[seat] = load_bot(spec, seed=_derived_seed(args.seed, "bot", seat))
+    except ValueError as error:
+        print(f"niugui play: --bots: {error}", file=sys.stderr)
+        return 2
+    console = Console(highlight=False)
+    session = Session(
+        bots=bots,
+        specs=dict(zip(others, specs, strict=True)),
+        human=args.seat,
+        lang=args.lang,
+        seed=args.seed,
+        save_dir=args.save or default_save_dir(),
+        console=console,
+        read=lambda prompt: console.input(prompt),
+        delay=args.delay,
+    )
+    with session.interrupts.installed():
+        return session.run()
+
+
+def _derived_seed(seed: int | None, *parts: object) -> int | None:
+    """A seed for one part of the session (a bot, a flip) from the session's ``--seed``."""
+    if seed is None:
+        return None
+    return random.Random(":".join(map(str, (seed, *parts)))).getrandbits(63)
+
+
+class Interrupts:
+    """Ctrl-C stops the program only while it waits (for input, or between bot moves), so an
+    interrupt never lands in the middle of applying an action; otherwise it is kept for later."""
+
+    def __init__(self) -> None:
+        self.allowed = False
+        self.pending = False
+
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
+        if self.allowed:
+            self.pending = False
+            raise KeyboardInterrupt
+        self.pending = True
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        previous = signal.signal(signal.SIGINT, self._handle)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, previous)
+
+    @contextmanager
+    def waiting(self) -> Iterator[None]:
+        """A stretch where Ctrl-C may interrupt at once; a kept one is raised on entering it."""
+        if self.pending:
+            self.pending = False
+            raise KeyboardInterrupt
+        self.allowed = True
+        try:
+            yield
+        finally:
+            self.allowed = False
+
+
+class Session:
+    """A series of games at one table: you at ``human``, bots at the other seats."""
+
+    game_class: type[Game] = Game
+    """The engine class games are dealt from (tests substitute one that guards hidden state)."""
+
+    def __init__(
+        self,
+        bots: dict[int, Bot],
+        specs: dict[int, str],
+        human: int,
+        lang: str,
+        seed: int | None,
+        save_dir: Path,
+        console: Console,
+        read: Reader,
+        delay: float = 0.0,
+    ) -> None:
+        self.bots = bots
+        self.specs = specs
+        self.human = human
+        self.lang = lang
+        self.seed = seed
+        self.save_dir = save_dir
+        self.console = console
+        self._read = read
+        self.delay = delay
+        self.series = Series()
+        self.interrupts = Interrupts()
+        self.saved: list[Path] = []
+
+    # ---- the session ------------------------------------------------------------------------
+
+    def run(self) -> int:
+        self.say(tr(self.lang, "title"), style="bold")
+        self.say(tr(self.lang, "you_are", seat=self.human))
+        while True:
+            self.play_game(self.series.games + 1)
+            if not self.ask_yes(tr(self.lang, "next_game"), default=True):
+                break
+        if self.saved:
+            self.say(tr(self.lang, "saved_dir", path=self.save_dir))
+        self.say(tr(self.lang, "bye"))
+        return 0
+
+    def play_game(self, number: int) -> Game:
+        """Deal, play to the end (or an escape), show the result, save the record."""
+        lang = self.lang
+        self.console.rule(tr(lang, "game_no", n=number))
+        meta: dict[str, Any] = {
+            "app": "niugui play",
+            "game": number,
+            "seats": ["human" if s == self.human else f"bot {self.specs[s]}" for s in range(SEATS)],
+            "bots": {str(s): spec for s, spec in self.specs.items()},
+            "human": self.human,
+            "seed": self.seed,
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        first_drawer = self.series.next_first_drawer
+        if first_drawer is None:  # the first game, or after an escape: 翻牌 (R8)
+            card = self.flip_card(number)
+            first_drawer = flip_first_drawer(card)
+            meta["first_drawer_by"] = {"flip": str(card), "value": flip_value(card)}
+            shown = tv.plain(tv.card_text(card.code, lang))
+            self.say(tr(lang, "flip", card=shown, value=flip_value(card), who=self.name(first_drawer)))
+        else:
+            meta["first_drawer_by"] = "previous_first_out"
+            self.say(tr(lang, "first_drawer_prev", who=self.name(first_drawer)))
+        deal_seed = None if self.seed is None else f"{self.seed}:{number}"
+        meta["deal_seed"] = deal_seed
+        game = self.game_class.deal(seed=deal_seed, first_drawer=first_drawer)
+        game.meta = meta
+        view = game.view(self.human)
+        self.say(tr(lang, "leads_first", who=self.name(view["to_move"])))
+        while not game.over:
+            try:
+                self.step(game, view)
+            except (KeyboardInterrupt, EOFError):
+                self.say("")
+                if self.confirm_escape():
+                    game.escape(self.human)
+                else:
+                    self.say(tr(lang, "escape_cancelled"))
+            after = game.view(self.human)
+            for line in tv.changes(view, after, lang):
+                self.say(line)
+            view = after
+        assert game.result is not None
+        self.series.add(game.result)
+        self.console.print(tv.result_panel(view, lang, self.series.totals, self.series.games))
+        path = self.save(game, number)
+        self.say(tr(lang, "saved", path=path))
+        self.say(tr(lang, "replay_hint", path=path), style="dim")
+        return game
+
+    def step(self, game: Game, view: dict[str, Any]) -> None:
+        """One action by the seat to move: a bot's choice, or what you type."""
+        seat = game.to_move
+        assert seat is not None
+        if seat == self.human:
+            self.your_turn(game, view)
+            return
+        action = choose_safely(self.bots[seat], game.view(seat))
+        if action is None:
+            game.pass_turn(seat)
+        else:
+            game.play(action, seat)
+        if self.delay:
+            with self.interrupts.waiting():
+                time.sleep(self.delay)
+
+    def your_turn(self, game: Game, view: dict[str, Any]) -> None:
+        """Ask until you enter a legal action, then apply it. Ctrl-C / end of input propagate."""
+        lang = self.lang
+        self.console.print(tv.status(view, lang))
+        while True:
+            line = self.read(Text(tr(lang, "prompt"), style="bold cyan")).strip()
+            word = line.lower()
+            if not line:
+                self.say(tr(lang, "empty"), style="yellow")
+            elif word in QUIT_WORDS:
+                raise KeyboardInterrupt
+            elif word in HINT_WORDS:
+                self.console.print(tv.hints(view, lang))
+            else:
+                refusal = self.try_action(game, view, line)
+                if refusal is None:
+                    return
+                self.say(tr(lang, "refused", reason=refusal), style="bold yellow")
+
+    def try_action(self, game: Game, view: dict[str, Any], line: str) -> str | None:
+        """Apply what was typed, or say why not (the rule it breaks); ``None`` once applied."""
+        lang = self.lang
+        word = line.lower()
+        if word in PASS_WORDS:
+            if not view["can_pass"]:
+                return tr(lang, "no_pass_on_lead")
+            try:
+                game.pass_turn(self.human)
+            except IllegalMove as error:
+                return rule_reason(lang, error.rule, str(error))
+            return None
+        if word.isdigit():
+            plays: list[list[str]] = view["legal_plays"]
+            number = int(word)
+            if not 1 <= number <= len(plays):
+                return tr(lang, "bad_number", n=number, total=len(plays))
+            cards: list[Card] = parse_cards(plays[number - 1])
+        else:
+            try:
+                cards = parse_cards(line)
+            except ValueError as error:
+                return rule_reason(lang, "R6", str(error))
+        missing = [c for c in cards if c.code not in view["hand"]]
+        if missing:
+            shown = " ".join(tv.plain(tv.card_text(c.code, lang)) for c in missing)
+            return tr(lang, "not_in_hand", cards=shown)
+        try:
+            game.play(cards, self.human)
+        except IllegalMove as error:
+            return rule_reason(lang, error.rule, str(error))
+        return None
+
+    # ---- helpers ------------------------------------------------------------------------------
+
+    def read(self, prompt: Text) -> str:
+        with self.interrupts.waiting():
+            return self._read(prompt)
+
+    def say(self, message: str | Text, style: str = "") -> None:
+        self.console.print(message if isinstance(message, Text) else Text(message, style=style))
+
+    def name(self, seat: int) -> str:
+        return tv.who({"seat": self.human}, seat, self.lang)
+
+    def ask_yes(self, question: str, default: bool) -> bool:
+        """A yes/no question; end of input or Ctrl-C answers no."""
+        while True:
+            try:
+                answer = self.read(Text(question, style="bold cyan")).strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                self.say("")
+                return False
+            if not answer:
+                return default
+            if answer in YES_WORDS:
+                return True
+            if answer in NO_WORDS:
+                return False
+
+    def confirm_escape(self) -> bool:
+        """Ask before escaping (R35); a second Ctrl-C or end of input means yes, you are leaving."""
+        while True:
+            try:
+                prompt = Text(tr(self.lang, "confirm_escape"), style="bold magenta")
+                answer = self.read(prompt).strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                self.say("")
+                return True
+            if answer in YES_WORDS:
+                return True
+            if not answer or answer in NO_WORDS:
+                return False
+
+    def flip_card(self, number: int) -> Card:
+        """The card turned up for the 翻牌 (R8): from the seed, else from a secure source."""
+        if self.seed is None:
+            return CARDS[secrets.randbelow(len(CARDS))]
+        return CARDS[random.Random(f"{self.seed}:flip:{number}").randrange(len(CARDS))]
+
+    def save(self, game: Game, number: int) -> Path:
+        """Write the game's record (RECORD.md) and return its path."""
+        self.save_dir.mkdir(parents=True, exist_ok=True)
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        path = self.save_dir / f"niugui-{stamp}-{os.getpid()}-game{number}.json"
+        path.write_text(json.dumps(game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        self.saved.append(path)
+        return path
