@@ -1,0 +1,225 @@
+"""``expert``: rule-based play as a strong human plays it.
+
+It splits its hand into the fewest plays (:mod:`.hand_split`), tracks every card played, infers its
+partner from its own ♠3/♠2, the public marks and who beats whom (:mod:`.knowledge`), and then:
+
+- leads its weakest play, but cashes its controls (plays nobody can beat) when that lets it go out,
+  feeds a partner about to go out, and avoids leading what an opponent on its last cards can follow;
+- follows an opponent with a play that fits its split, breaks a combination only when an opponent is
+  close to going out, and keeps its top cards for control while the play to beat is low;
+- does not beat a known partner unless that lets it go out or an opponent is about to go out;
+- in 1v3 (双牛鬼) it knows the three others are all against it (or, as one of the three once the
+  双牛鬼 has shown both marks, that the other two are partners).
+
+API for callers that need speed (the ``search`` bot's rollouts):
+
+- ``expert_action(view) -> list[str] | None`` — the policy on a seat's view (what :class:`ExpertBot`
+  does); about 0.1–1 ms.
+- ``expert_combo(game) -> Combo | None`` — the same policy for the seat to move of a ``Game`` (for
+  example a sampled deal), without building a view: apply it with ``game.play(combo)`` or, for
+  ``None``, ``game.pass_turn()``. It reads only what that seat may know (its hand and public facts).
+- ``decide(situation) -> Combo | None`` — the policy on a :class:`~.knowledge.Situation`.
+The policy is deterministic: the same situation always gives the same action.
+"""
+
+from __future__ import annotations
+
+from ..combos import FIVE, Combo, classify_mask
+from ..game import SEATS, Game
+from ..moves import plays
+from .base import Action, Bot, View
+from .hand_split import Split, split_hand
+from .knowledge import (
+    Sides,
+    Situation,
+    codes_of_mask,
+    infer_sides,
+    situation_from_game,
+    situation_from_view,
+)
+from .power import beatable, lowness
+
+FOLLOW_LIMIT = 40
+"""At most this many candidate five-card follows are weighed (the weakest ones and the split's own)."""
+
+
+class ExpertBot(Bot):
+    """The rule-based expert; deterministic (it needs no random numbers)."""
+
+    name = "expert"
+
+    def choose(self, view: View) -> Action:
+        return expert_action(view)
+
+
+def expert_action(view: View) -> Action:
+    """The expert's action for the seat whose view this is (card codes, or ``None`` to pass).
+
+    >>> from niugui import Game
+    >>> game = Game.deal(seed=1, first_drawer=0)
+    >>> "D4" in expert_action(game.view(game.to_move))      # the opening play holds ♦4 (R26)
+    True
+    """
+    combo = decide(situation_from_view(view))
+    return None if combo is None else codes_of_mask(combo.mask)
+
+
+def expert_combo(game: Game) -> Combo | None:
+    """The expert's action for the seat to move of ``game``, without building a view (fast path)."""
+    return decide(situation_from_game(game))
+
+
+def decide(sit: Situation) -> Combo | None:
+    """The expert policy."""
+    sides = infer_sides(sit)
+    if sit.current is None:
+        return _lead(sit, sides)
+    return _follow(sit, sides)
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+
+def _holders(sit: Situation) -> list[int]:
+    """Seats other than this one still holding cards, in play order after it (R7, R27)."""
+    return [s for s in ((sit.seat + i) % SEATS for i in (1, 2, 3)) if sit.counts[s]]
+
+
+def _opponents(sit: Situation, sides: Sides) -> list[int]:
+    return [s for s in _holders(sit) if not sides.is_partner(s)]
+
+
+def _min_count(sit: Situation, seats: list[int]) -> int:
+    return min((sit.counts[s] for s in seats), default=99)
+
+
+def _whole(hand: int) -> Combo | None:
+    return classify_mask(hand)
+
+
+# ---- leading ----------------------------------------------------------------------------------
+
+
+def _lead(sit: Situation, sides: Sides) -> Combo:
+    hand = sit.hand
+    if sit.opening:
+        return _opening(hand)
+    whole = _whole(hand)
+    if whole is not None:
+        return whole  # go out at once (R30)
+    split = split_hand(hand)
+    unseen = sit.unseen
+    opponents = _opponents(sit, sides)
+    threat = _min_count(sit, opponents)
+    controls = [c for c in split.plays if not beatable(c, unseen)]
+    others = [c for c in split.plays if beatable(c, unseen)]
+    if len(others) <= 1 and controls:
+        return max(controls, key=lambda c: (c.size, c.value))  # keep the lead, then go out
+    holders = _holders(sit)
+    partner = next((s for s in holders if sides.is_partner(s)), -1)
+    if partner >= 0 and sit.counts[partner] == 1 and not _opponent_first_on_one(sit, sides, partner):
+        return _weakest_single(hand)  # let the partner go out with its last card
+    if threat == 1:
+        multi = [c for c in split.plays if c.size > 1]
+        if multi:
+            return min(multi, key=lambda c: (-lowness(c), -c.size, c.value))
+        return max(split.plays, key=lambda c: c.value)  # the highest single: hardest to beat
+    pool = others or list(split.plays)
+    if threat == 2:
+        no_pairs = [c for c in pool if c.group != 2]
+        pool = no_pairs or pool
+    return min(pool, key=lambda c: (-lowness(c), -c.size, c.value))
+
+
+def _opening(hand: int) -> Combo:
+    """The first play must contain ♦4 (R26): the split's play holding it, else the cheapest one."""
+    split = split_hand(hand)
+    for combo in split.plays:
+        if combo.mask & 1:
+            return combo
+    options = [c for c in plays(hand) if c.mask & 1]
+    return min(options, key=lambda c: (split_hand(hand ^ c.mask).cost, c.value))
+
+
+def _weakest_single(hand: int) -> Combo:
+    low = hand & -hand
+    combo = classify_mask(low)
+    assert combo is not None
+    return combo
+
+
+def _opponent_first_on_one(sit: Situation, sides: Sides, partner: int) -> bool:
+    """Whether an opponent holding one card plays before ``partner`` in this trick."""
+    for s in _holders(sit):
+        if s == partner:
+            return False
+        if sit.counts[s] == 1 and not sides.is_partner(s):
+            return True
+    return False
+
+
+# ---- following --------------------------------------------------------------------------------
+
+
+def _follow(sit: Situation, sides: Sides) -> Combo | None:
+    current = sit.current
+    assert current is not None
+    hand = sit.hand
+    legal = plays(hand, current)
+    if not legal:
+        return None
+    for combo in legal:
+        if combo.mask == hand:
+            return combo  # go out (R30)
+    unseen = sit.unseen
+    opponents = _opponents(sit, sides)
+    threat = _min_count(sit, opponents)
+    if sides.is_partner(sit.current_seat):
+        return _over_partner(sit, sides, legal, unseen)
+    split = split_hand(hand)
+    candidates = _candidates(legal, split)
+    scored: list[tuple[int, int, Combo, Split]] = []
+    for combo in candidates:
+        after = split_hand(hand ^ combo.mask)
+        scored.append((after.count - (split.count - 1), combo.value, combo, after))
+    delta, _, best, after = min(scored, key=lambda t: (t[0], t[1]))
+    leader_left = sit.counts[sit.current_seat]
+    urgent = leader_left <= 3 or threat <= 2
+    if leader_left <= 2 or threat == 1:
+        allowed = 9  # stop an opponent from going out whatever it costs
+    elif urgent or split.count <= 3:
+        allowed = 1
+    else:
+        allowed = 0
+    if delta > allowed:
+        return None
+    if not urgent and not beatable(best, unseen) and lowness(current) >= 4:
+        loose_after = sum(1 for c in after.plays if beatable(c, unseen))
+        if loose_after >= 3:
+            return None  # keep a top card for control rather than spend it on a low play
+    return best
+
+
+def _candidates(legal: list[Combo], split: Split) -> list[Combo]:
+    if len(legal) <= FOLLOW_LIMIT:
+        return legal
+    own = {c.mask for c in split.plays}
+    chosen = [c for c in legal if c.mask in own]
+    chosen += sorted(legal, key=lambda c: c.value)[:FOLLOW_LIMIT]
+    return chosen
+
+
+def _over_partner(sit: Situation, sides: Sides, legal: list[Combo], unseen: int) -> Combo | None:
+    """Beat a partner's play only when an opponent still to act could go out over it."""
+    current = sit.current
+    assert current is not None
+    size = current.size if current.group != FIVE else 5
+    danger = any(
+        sit.counts[s] <= size and not sides.is_partner(s)
+        for s in _holders(sit)
+        if s != sit.current_seat
+    )
+    if not danger or not beatable(current, unseen):
+        return None
+    safe = [c for c in legal if not beatable(c, unseen)]
+    return min(safe, key=lambda c: c.value) if safe else None

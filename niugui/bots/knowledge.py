@@ -1,0 +1,229 @@
+"""What a seat knows: its hand, every card seen, the current trick, and who is likely its partner.
+
+A :class:`Situation` is built from a seat's view (:func:`situation_from_view`) or, for search
+rollouts, straight from a ``Game`` for the seat to move (:func:`situation_from_game`) — the two give
+the same facts, and neither reads any other seat's hand.
+
+>>> from niugui import Game
+>>> game = Game.deal(seed=3, first_drawer=0)
+>>> seat = game.to_move
+>>> situation_from_view(game.view(seat)) == situation_from_game(game)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..cards import CARDS, DECK_SIZE, S2, S3
+from ..combos import Combo, classify_mask
+from ..game import SEATS, Game, hand_sizes
+
+CODE_INDEX: dict[str, int] = {str(card): int(card) for card in CARDS}
+"""Canonical card code (R6) → card index."""
+CODES: tuple[str, ...] = tuple(str(card) for card in CARDS)
+FULL = (1 << DECK_SIZE) - 1
+S3_BIT = 1 << S3
+S2_BIT = 1 << S2
+BLACK_BITS = S3_BIT | S2_BIT
+EVIDENCE_WEIGHT = 0.2
+"""How much one 'beat that seat's play' shifts the odds that two seats are on opposite sides."""
+
+
+def mask_of_codes(codes: Iterable[str]) -> int:
+    mask = 0
+    for code in codes:
+        mask |= 1 << CODE_INDEX[code]
+    return mask
+
+
+def codes_of_mask(mask: int) -> list[str]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(CODES[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+@dataclass(slots=True)
+class Situation:
+    """Everything the seat to move knows, in masks and counts."""
+
+    seat: int
+    hand: int
+    counts: list[int]
+    marks: list[int]
+    """Per seat, the mask of ♠3/♠2 it has shown (R11)."""
+    played: int
+    """Every card played so far (public, R12)."""
+    finish: list[int]
+    current: Combo | None
+    current_seat: int
+    """The seat whose play is to beat; -1 on a free lead."""
+    opening: bool
+    """The first play of the game, which must contain ♦4 (R26)."""
+    overtaken: list[list[int]] = field(default_factory=lambda: [[0] * SEATS for _ in range(SEATS)])
+    """``overtaken[i][j]``: how often seat ``j`` beat a play of seat ``i`` (weighted; evidence of sides)."""
+
+    @property
+    def unseen(self) -> int:
+        """Cards in the other seats' hands: neither in this hand nor played."""
+        return FULL ^ self.hand ^ self.played
+
+
+def situation_from_view(view: dict[str, Any]) -> Situation:
+    """The situation of the seat whose view this is."""
+    history: list[dict[str, Any]] = view["history"]
+    left = hand_sizes(view["first_drawer"])
+    overtaken = [[0] * SEATS for _ in range(SEATS)]
+    played = 0
+    last_seat, passes, needed = -1, 0, 0
+    for entry in history:
+        seat: int = entry["seat"]
+        cards = entry.get("play")
+        if cards is not None:
+            played |= mask_of_codes(cards)
+            last_seat, passes, needed = _after_play(left, overtaken, last_seat, seat, len(cards))
+        elif "pass" in entry:
+            passes += 1
+            if passes >= needed:
+                last_seat = -1
+    current = view["current"]
+    return Situation(
+        seat=view["seat"],
+        hand=mask_of_codes(view["hand"]),
+        counts=list(view["counts"]),
+        marks=[mask_of_codes(m) for m in view["marks"]],
+        played=played,
+        finish=list(view["finish"]),
+        current=None if current is None else classify_mask(mask_of_codes(current["play"])),
+        current_seat=-1 if current is None else current["seat"],
+        opening=not history,
+        overtaken=overtaken,
+    )
+
+
+def situation_from_game(game: Game) -> Situation:
+    """The situation of the seat to move, read from a ``Game`` without building a view (fast path).
+
+    Reads the engine's action log (public facts: who played what) and that seat's own hand only.
+    """
+    seat = game.to_move
+    if seat is None:
+        raise ValueError("the game is over: no seat is to move (R31)")
+    left = hand_sizes(game.first_drawer)
+    overtaken = [[0] * SEATS for _ in range(SEATS)]
+    played = 0
+    marks = [0] * SEATS
+    last_seat, passes, needed = -1, 0, 0
+    actions = game._actions  # the public history, as (seat, action, mask, kind); cheaper than actions()
+    for actor, action, mask, _ in actions:
+        if action == "play":
+            played |= mask
+            marks[actor] |= mask & BLACK_BITS
+            last_seat, passes, needed = _after_play(left, overtaken, last_seat, actor, mask.bit_count())
+        elif action == "pass":
+            passes += 1
+            if passes >= needed:
+                last_seat = -1
+    return Situation(
+        seat=seat,
+        hand=game.hand_mask(seat),
+        counts=[game.count(s) for s in range(SEATS)],
+        marks=marks,
+        played=played,
+        finish=game.finish,
+        current=game.current,
+        current_seat=last_seat if game.current is not None else -1,
+        opening=not actions,
+        overtaken=overtaken,
+    )
+
+
+def _after_play(
+    left: list[int], overtaken: list[list[int]], last_seat: int, seat: int, size: int
+) -> tuple[int, int, int]:
+    """Update counts and evidence after ``seat`` plays; return (last seat, passes, passes needed, R29)."""
+    if last_seat >= 0 and last_seat != seat:
+        overtaken[last_seat][seat] += 2 if left[last_seat] <= 3 else 1
+    left[seat] -= size
+    holders = sum(1 for n in left if n)
+    return seat, 0, holders if left[seat] == 0 else holders - 1
+
+
+@dataclass(slots=True)
+class Sides:
+    """What the seat believes about sides (R10, R11)."""
+
+    partner: list[float]
+    """Probability that each seat is on this seat's side (0 for itself)."""
+    double: bool
+    """This seat holds (or held) both ♠3 and ♠2: it is the 双牛鬼, alone against three (1v3)."""
+    double_seat: int
+    """The 双牛鬼 when known (this seat, or a seat showing both marks), else -1."""
+
+    def is_partner(self, seat: int) -> bool:
+        return seat >= 0 and self.partner[seat] >= 0.5
+
+
+def infer_sides(sit: Situation) -> Sides:
+    """Partners from this seat's own cards, the ♠3/♠2 marks and who beat whom.
+
+    >>> from niugui import Game
+    >>> game = Game.from_hands(_demo_hands(), first_drawer=0)
+    >>> infer_sides(situation_from_game(game)).double     # seat 0 holds ♠3 and ♠2
+    True
+    """
+    me = sit.seat
+    mine = (sit.hand | sit.marks[me]) & BLACK_BITS
+    if mine == BLACK_BITS:
+        return Sides([0.0] * SEATS, True, me)
+    for seat in range(SEATS):
+        if sit.marks[seat] == BLACK_BITS:
+            return Sides([0.0 if s in (me, seat) else 1.0 for s in range(SEATS)], False, seat)
+    black_known = [s for s in range(SEATS) if sit.marks[s]]
+    holds = [[0.0] * SEATS for _ in range(2)]  # holds[k][s]: P(seat s holds black card k)
+    for k, bit in enumerate((S3_BIT, S2_BIT)):
+        if mine & bit:
+            holds[k][me] = 1.0
+            continue
+        marked = [s for s in range(SEATS) if sit.marks[s] & bit]
+        if marked:
+            holds[k][marked[0]] = 1.0
+            continue
+        weights = [0.0] * SEATS
+        for s in range(SEATS):
+            if s == me or not sit.counts[s]:
+                continue
+            conflict = sum(sit.overtaken[b][s] + sit.overtaken[s][b] for b in black_known if b != s)
+            with_me = sit.overtaken[me][s] + sit.overtaken[s][me]
+            toward_black = -conflict + (with_me if not mine else -with_me)
+            weights[s] = sit.counts[s] * math.exp(EVIDENCE_WEIGHT * toward_black)
+        total = sum(weights) or 1.0
+        holds[k] = [w / total for w in weights]
+    partner = [0.0] * SEATS
+    for s in range(SEATS):
+        if s == me:
+            continue
+        if mine:  # black: the partner holds the other card
+            k = 1 if mine == S3_BIT else 0
+            partner[s] = holds[k][s]
+        else:  # red: a partner holds neither black card
+            partner[s] = (1.0 - holds[0][s]) * (1.0 - holds[1][s])
+    return Sides(partner, False, -1)
+
+
+def _demo_hands() -> list[list[str]]:
+    deck = [str(c) for c in CARDS]
+    hands: list[list[str]] = [["S3", "S2"], [], [], []]
+    rest = [c for c in deck if c not in ("S3", "S2")]
+    sizes = hand_sizes(0)
+    hands[0] += rest[: sizes[0] - 2]
+    rest = rest[sizes[0] - 2 :]
+    for seat in (1, 2, 3):
+        hands[seat], rest = rest[: sizes[seat]], rest[sizes[seat] :]
+    return hands
