@@ -108,7 +108,7 @@ def test_search_leads_the_unbeatable_card_before_going_out() -> None:
         policy = greedy_policy(game, -1, game.black)
         assert policy is not None and policy.mask == hand & -hand  # the policy leads its weak card
         top = str(game.hand(seat)[-1])
-        assert SearchBot(seed=4, iterations=16).choose(game.view(seat)) == [top]
+        assert SearchBot(seed=4, iterations=16, rollout="greedy").choose(game.view(seat)) == [top]
 
 
 def test_same_seed_same_actions() -> None:
@@ -145,6 +145,8 @@ def test_bad_options_are_refused() -> None:
         load_bot("search", speed=3)
     with pytest.raises(ValueError, match="budget"):
         load_bot("search", budget=0)
+    with pytest.raises(ValueError, match="rollout"):
+        load_bot("search", rollout="dice")
     with pytest.raises(ValueError, match="method"):
         load_bot("search", method="magic")
 
