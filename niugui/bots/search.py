@@ -175,18 +175,28 @@ def evaluate(
     seconds: float,
     seed: int,
     policy: str = "expert",
+    at_least_one: bool = True,
 ) -> tuple[Stats, int]:
     """Roll out every candidate (card masks, 0 = pass) on common sampled worlds: ``worlds`` of them,
-    or as many as fit in ``seconds`` (at least one) when ``worlds`` is 0. Returns, per candidate, the
-    sums of its paired differences with candidate 0, and the number of worlds."""
+    or, when ``worlds`` is 0, as many as are expected to fit in ``seconds`` (at least one if
+    ``at_least_one``). Returns, per candidate, the sums of its paired differences with candidate 0,
+    and the number of worlds."""
     rng = random.Random(seed)
     play = POLICIES[policy]
-    deadline = time.perf_counter() + seconds
+    started = time.perf_counter()
+    deadline = started + seconds
     sums = [0.0] * len(masks)
     squares = [0.0] * len(masks)
     combos = [classify_mask(mask) if mask else None for mask in masks]
     done = 0
-    while (done < worlds) if worlds else (done == 0 or time.perf_counter() < deadline):
+    while True:
+        if worlds:
+            if done >= worlds:
+                break
+        elif done or not at_least_one:
+            now = time.perf_counter()
+            if now + (now - started) / max(1, done) * 0.5 > deadline or now >= deadline:
+                break
         hands = sample_hands(info, rng)
         world = reconstruct(info, hands)
         black = _black_of(info, hands)
@@ -284,7 +294,9 @@ class SearchBot(Bot):
             else:
                 worlds, seconds = 0, max(0.0, (end - time.perf_counter()) / (phases - phase))
             stats, n = self._evaluate(info, last_seat, [masks[i] for i in alive], worlds, seconds,
-                                      seed + 7919 * phase)
+                                      seed + 7919 * phase, phase == 0)
+            if n == 0:
+                break  # the budget is spent
             self.last_worlds += n
             for i, (total, square) in zip(alive, stats, strict=True):
                 sums[i] += total
@@ -300,16 +312,16 @@ class SearchBot(Bot):
         return best if mean > 0 and mean > self.confidence * spread else 0
 
     def _evaluate(self, info: Knowledge, last_seat: int, masks: list[int], worlds: int, seconds: float,
-                  seed: int) -> tuple[Stats, int]:
+                  seed: int, first: bool) -> tuple[Stats, int]:
         if self.workers == 1:
-            return evaluate(info, last_seat, masks, worlds, seconds, seed, self.policy)
+            return evaluate(info, last_seat, masks, worlds, seconds, seed, self.policy, first)
         pool = self._get_pool()
         share = -(-worlds // self.workers) if worlds else 0
         futures: list[Future[tuple[Stats, int]]] = [
-            pool.submit(evaluate, info, last_seat, masks, share, seconds, seed + k, self.policy)
+            pool.submit(evaluate, info, last_seat, masks, share, seconds, seed + k, self.policy, False)
             for k in range(1, self.workers)
         ]
-        stats, n = evaluate(info, last_seat, masks, share, seconds, seed, self.policy)
+        stats, n = evaluate(info, last_seat, masks, share, seconds, seed, self.policy, first)
         for future in futures:
             more, m = future.result()
             stats = [(a + c, b + d) for (a, b), (c, d) in zip(stats, more, strict=True)]
