@@ -39,6 +39,8 @@ from .knowledge import (
 )
 from .power import beatable, lowness
 
+ALLOW_BASE = 0
+KEEP_CONTROL = True
 FOLLOW_LIMIT = 40
 """At most this many candidate five-card follows are weighed (the weakest ones and the split's own)."""
 
@@ -128,7 +130,16 @@ def _lead(sit: Situation, sides: Sides) -> Combo:
     if threat == 2:
         no_pairs = [c for c in pool if c.group != 2]
         pool = no_pairs or pool
-    return min(pool, key=lambda c: (-lowness(c), -c.size, c.value))
+    return min(pool, key=LEAD_KEYS[LEAD_KEY])
+
+
+LEAD_KEYS = {
+    "weak": lambda c: (-lowness(c), -c.size, c.value),
+    "fives": lambda c: (c.group != FIVE, -lowness(c), -c.size, c.value),
+    "size": lambda c: (-c.size, -lowness(c), c.value),
+    "weak_lowsize": lambda c: (-min(lowness(c), 8), -c.size, c.value),
+}
+LEAD_KEY = "fives"
 
 
 def _opening(hand: int) -> Combo:
@@ -190,10 +201,10 @@ def _follow(sit: Situation, sides: Sides) -> Combo | None:
     elif urgent or split.count <= 3:
         allowed = 1
     else:
-        allowed = 0
+        allowed = ALLOW_BASE
     if delta > allowed:
         return None
-    if not urgent and not beatable(best, unseen) and lowness(current) >= 4:
+    if KEEP_CONTROL and not urgent and not beatable(best, unseen) and lowness(current) >= 4:
         loose_after = sum(1 for c in after.plays if beatable(c, unseen))
         if loose_after >= 3:
             return None  # keep a top card for control rather than spend it on a low play

@@ -30,6 +30,7 @@ S3_BIT = 1 << S3
 S2_BIT = 1 << S2
 BLACK_BITS = S3_BIT | S2_BIT
 EVIDENCE_WEIGHT = 0.2
+PARTNER_THRESHOLD = 0.9
 """How much one 'beat that seat's play' shifts the odds that two seats are on opposite sides."""
 
 
@@ -167,7 +168,7 @@ class Sides:
     """The 双牛鬼 when known (this seat, or a seat showing both marks), else -1."""
 
     def is_partner(self, seat: int) -> bool:
-        return seat >= 0 and self.partner[seat] >= 0.5
+        return seat >= 0 and self.partner[seat] >= PARTNER_THRESHOLD
 
 
 def infer_sides(sit: Situation) -> Sides:
