@@ -1,7 +1,7 @@
 """The terminal game's words, in Chinese (the default) and English, named as in the glossary.
 
 >>> tr("zh", "passes", who="下家"), tr("en", "passes", who="Right")
-('下家过', 'Right passes')
+('下家过', 'Right: pass')
 >>> tr("en", "seat_name", seat=2)
 'seat 2'
 >>> kind_name("zh", "full_house"), outcome_name("en", "double_caught"), place_name("zh", 0)
@@ -64,19 +64,23 @@ STRINGS: dict[str, tuple[str, str]] = {
     "col_dealt": ("发到的牌", "Dealt"),
     "your_hand": ("你的手牌（{n} 张）：", "Your hand ({n} cards): "),
     "to_beat": ("要压：{who}的{kind} {cards}", "To beat: {who}'s {kind} {cards}"),
-    "free_lead": ("{who}有任意出牌权", "{who} has the free lead"),
-    "turn": ("轮到{who}", "{who} to play"),
+    "free_lead": ("{who}有任意出牌权", "free lead: {who}"),
+    "turn": ("轮到{who}", "to play: {who}"),
     "your_turn": ("轮到你了", "Your turn"),
-    "plays": ("{who}出 {kind} {cards}", "{who} plays {kind} {cards}"),
-    "passes": ("{who}过", "{who} passes"),
-    "escapes": ("{who}逃跑了", "{who} escapes"),
-    "trick_won": ("—— 这一轮归{who}，{lead}出牌 ——", "—— {who} takes the trick; {lead} leads ——"),
-    "goes_out": ("{who}出完了：{place}", "{who} is out: {place}"),
-    "mark_shown": ("{who}亮出 {cards} 标记（R11）", "{who} shows the {cards} mark (R11)"),
+    "plays": ("{who}出 {kind} {cards}", "{who}: {kind} {cards}"),
+    "passes": ("{who}过", "{who}: pass"),
+    "pass_word": ("过", "pass"),
+    "escapes": ("{who}逃跑了", "{who}: escapes (R35)"),
+    "trick_won": ("—— 这一轮归{who}，由{who}出牌 ——", "—— {who} takes the trick and leads ——"),
+    "trick_won_out": ("—— 这一轮归{who}，{who}已出完，{lead}接风出牌（R29）——",
+                      "—— {who} takes the trick but is out: {lead} takes over the lead (接风, R29) ——"),
+    "goes_out": ("{who}出完了：{place}", "{who}: out, {place}"),
+    "mark_shown": ("{who}亮出 {cards} 标记（R11）", "{who}: shows the {cards} mark (R11)"),
     "prompt": ("出牌（如 s3 s2、♠3、黑桃3；p 过，h 提示，q 退出）> ",
                "Your play (e.g. s3 s2, ♠3, 10h; p pass, h hint, q quit)> "),
     "hint_title": ("你可以出（输入编号或牌）：", "Your legal plays (type a number or the cards):"),
     "hint_pass": ("p = 过", "p = pass"),
+    "hint_none": ("你没有压得过的牌（R17、R24）", "Nothing you hold beats it (R17, R24)"),
     "hint_no_pass": ("你有任意出牌权，不能过（R27）", "You have the free lead and may not pass (R27)"),
     "refused": ("不行：{reason}", "Not allowed: {reason}"),
     "bad_number": ("没有第 {n} 个提示（共 {total} 个）", "there is no hint {n} (there are {total})"),
@@ -91,15 +95,16 @@ STRINGS: dict[str, tuple[str, str]] = {
     "game_over": ("本局结束：{outcome}", "Game over: {outcome}"),
     "mode": ("模式：{mode}；黑方：{black}", "Mode: {mode}; Black side: {black}"),
     "hands_title": ("亮牌", "All hands"),
-    "totals_title": ("总分（{games} 局）", "Running totals ({games} games)"),
+    "totals_title": ("总分（{games} 局）", "Running totals (games: {games})"),
     "saved": ("牌谱已保存：{path}", "Record saved: {path}"),
     "saved_dir": ("所有牌谱在：{path}", "All records are in: {path}"),
     "replay_hint": ("回放：niugui replay {path}", "Replay: niugui replay {path}"),
     "next_game": ("再来一局？[Y/n] ", "Another game? [Y/n] "),
     "flip": ("翻牌：{card}，数 {value}（从座位0数起，逆时针）→ {who}先抓牌（R8）",
-             "Card flip: {card} counts {value} (seat 0 counts one, in play order) → {who} draws first (R8)"),
-    "first_drawer_prev": ("上局上游{who}先抓牌（R8）", "Last game's 1st out, {who}, draws first (R8)"),
-    "leads_first": ("{who}有方块4，先出（R26）", "{who} holds ♦4 and leads (R26)"),
+             "Card flip: {card} counts {value} (seat 0 counts one, in play order) → "
+             "first drawer: {who} (R8)"),
+    "first_drawer_prev": ("上局上游{who}先抓牌（R8）", "First drawer: {who}, last game's 1st out (R8)"),
+    "leads_first": ("{who}有方块4，先出（R26）", "♦4 leads (R26): {who}"),
     "bye": ("再见！", "Goodbye!"),
     "none": ("—", "—"),
     "escaped": ("逃跑", "escaped"),

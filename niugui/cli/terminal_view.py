@@ -21,8 +21,8 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ..cards import Card
-from ..combos import STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS
+from ..cards import Card, parse_cards
+from ..combos import STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, classify
 from .i18n import kind_name, mode_name, outcome_name, place_name, relative_name, tr
 
 View = dict[str, Any]
@@ -121,7 +121,7 @@ def seats_table(view: View, lang: str) -> Table:
         elif "play" in entry:
             trick = play_text(entry["play"], entry["kind"], lang)
         else:
-            trick = Text(tr(lang, "passes", who="").strip(), style="dim")
+            trick = Text(tr(lang, "pass_word"), style="dim")
         name = Text(who(view, seat, lang), style="bold reverse" if seat == view["to_move"] else "")
         table.add_row(name, str(view["counts"][seat]), marks, place_of(view, seat, lang), trick)
     return table
@@ -167,7 +167,11 @@ def hints(view: View, lang: str) -> Group:
     """The viewer's legal plays, numbered from 1 in the view's order, and whether it may pass."""
     lines: list[RenderableType] = [Text(tr(lang, "hint_title"), style="bold")]
     for number, play in enumerate(view["legal_plays"], start=1):
-        lines.append(Text(f"  [{number}] ").append_text(cards_text(play, lang)))
+        combo = classify(parse_cards(play))
+        kind = combo.kind if combo else ""
+        lines.append(Text(f"  [{number}] {kind_name(lang, kind)} ").append_text(play_text(play, kind, lang)))
+    if not view["legal_plays"]:
+        lines.append(Text(tr(lang, "hint_none")))
     lines.append(Text(tr(lang, "hint_pass") if view["can_pass"] else tr(lang, "hint_no_pass"), style="dim"))
     return Group(*lines)
 
@@ -191,8 +195,9 @@ def changes(before: View | None, after: View, lang: str) -> list[Text]:
         last = index == len(after["history"]) - 1
         if last and "pass" in entry and not after["trick"] and after["to_move"] is not None:
             winner = _trick_winner(after["history"])
-            lines.append(Text(tr(lang, "trick_won", who=who(after, winner, lang),
-                                 lead=who(after, after["to_move"], lang)), style="cyan"))
+            key = "trick_won" if winner == after["to_move"] else "trick_won_out"
+            lead = who(after, after["to_move"], lang)
+            lines.append(Text(tr(lang, key, who=who(after, winner, lang), lead=lead), style="cyan"))
     return lines
 
 
