@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -91,13 +92,20 @@ def run(args: argparse.Namespace) -> int:
         return 1
     if args.json:
         result = game.result
-        print(json.dumps(None if result is None else result.to_dict(), ensure_ascii=False))
-        return 0
+        return emit(json.dumps(None if result is None else result.to_dict(), ensure_ascii=False))
     view = game.view(None)  # only what is public; a finished game's view reveals everything
     lines = describe(view, source=name)
     if args.actions:
         lines += ["", both("出牌记录", "actions"), *action_lines(view["history"])]
-    print("\n".join(lines))
+    return emit("\n".join(lines))
+
+
+def emit(text: str) -> int:
+    """Print ``text``; a reader that went away (``| head``) is no error."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no complaint at exit either
     return 0
 
 

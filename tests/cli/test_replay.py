@@ -436,6 +436,27 @@ def test_unreadable_file(where: str, replay: Callable[..., Run], tmp_path: Path)
     assert run.err.count("\n") == 1 and "cannot read" in run.err and "Traceback" not in run.err
 
 
+def test_a_reader_that_goes_away_is_no_error() -> None:
+    """``niugui replay FILE | head -1``: the closed pipe gives no traceback."""
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8", "PYTHONPATH": str(ROOT)}
+    command = [
+        sys.executable,
+        "-m",
+        "niugui.cli.main",
+        "replay",
+        "--actions",
+        str(EXAMPLES / "sample-game.json"),
+    ]
+    with subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT
+    ) as child:
+        assert child.stdout is not None and child.stderr is not None
+        child.stdout.close()  # before the program writes anything
+        err = child.stderr.read().decode("utf-8")
+        status = child.wait(timeout=60)
+    assert status == 0 and err == ""
+
+
 def test_bad_standard_input(replay: Callable[..., Run]) -> None:
     run = replay("-", stdin="not json")
     assert run.status == 1 and run.err.startswith("niugui replay: <stdin>: not valid JSON")
