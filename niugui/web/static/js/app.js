@@ -1,0 +1,198 @@
+// The page: a small hash router over the lobby, a table, the history and the replay viewer, and the
+// one WebSocket connection shared by them.
+
+import { historyScreen } from "./history.js";
+import { getLang, setLang, t } from "./i18n.js";
+import { LobbyScreen, signInPanel } from "./lobby.js";
+import { Connection, api, session } from "./net.js";
+import { ReplayScreen } from "./replay.js";
+import { TableScreen } from "./tablescreen.js";
+
+const app = document.getElementById("app");
+const banner = document.getElementById("conn-banner");
+let screen = null;
+let bannerTimer = null;
+
+function toast(text) {
+  const box = document.createElement("div");
+  box.className = "toast";
+  box.dataset.role = "toast";
+  box.textContent = text;
+  document.body.append(box);
+  setTimeout(() => box.remove(), 3500);
+}
+
+function langButton() {
+  const b = document.createElement("button");
+  b.className = "tb-btn";
+  b.dataset.action = "lang";
+  b.textContent = t("lang_switch");
+  b.addEventListener("click", () => {
+    setLang(getLang() === "zh" ? "en" : "zh");
+    route();
+  });
+  return b;
+}
+
+function showStatus(status, info) {
+  clearInterval(bannerTimer);
+  banner.dataset.status = status;
+  if (status === "online" || status === "idle") {
+    banner.className = "banner hidden";
+    return;
+  }
+  if (status === "unauthorized") {
+    session.clear();
+    conn.stop();
+    location.hash = "#/";
+    route();
+    return;
+  }
+  banner.className = `banner ${status === "offline" ? "offline" : "info"}`;
+  const draw = () => {
+    if (status === "offline") {
+      const s = Math.max(0, Math.ceil((info.until - Date.now()) / 1000));
+      banner.textContent = t("offline_banner", { s });
+    } else {
+      banner.textContent = status === "reconnecting" ? t("reconnecting") : t("connecting");
+    }
+  };
+  draw();
+  if (status === "offline") bannerTimer = setInterval(draw, 250);
+}
+
+const conn = new Connection({
+  onStatus: showStatus,
+  onMessage: (msg) => {
+    if (msg.type === "welcome") {
+      session.saveAccount(msg.account);
+      welcomeSeats = msg.seats || [];
+      if (screen && screen.onWelcome) screen.onWelcome(msg);
+      return;
+    }
+    if (screen && screen.onMessage) screen.onMessage(msg);
+  },
+});
+let welcomeSeats = [];
+
+function topbar(title = "") {
+  const bar = document.createElement("div");
+  bar.className = "topbar";
+  const brand = document.createElement("div");
+  brand.className = "brand";
+  brand.innerHTML = `<span class="logo">♠3</span>${t("title")}`;
+  const grow = document.createElement("div");
+  grow.className = "grow";
+  grow.textContent = title;
+  bar.append(brand, grow);
+  if (session.token) {
+    const out = document.createElement("button");
+    out.className = "tb-btn";
+    out.dataset.action = "sign-out";
+    out.textContent = t("sign_out");
+    out.addEventListener("click", () => {
+      session.clear();
+      conn.stop();
+      location.hash = "#/";
+      route();
+    });
+    bar.append(out);
+  }
+  bar.append(langButton());
+  return bar;
+}
+
+function mount(makeScreen, withBar = true, title = "") {
+  if (screen && screen.destroy) screen.destroy();
+  screen = null;
+  app.innerHTML = "";
+  app.className = "";
+  if (withBar) app.append(topbar(title));
+  const holder = document.createElement("div");
+  app.append(holder);
+  screen = makeScreen(holder) || null;
+  if (!withBar) {
+    app.replaceChildren(holder);
+  }
+}
+
+function goTable(id, code) {
+  location.hash = `#/table/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ""}`;
+}
+
+function route() {
+  document.title = t("title");
+  const hash = location.hash || "#/";
+  const [path, query] = hash.slice(1).split("?");
+  const parts = path.split("/").filter(Boolean);
+  const params = new URLSearchParams(query || "");
+  if (parts[0] === "replay") {
+    mount((root) => new ReplayScreen(root, { gameId: parts[1] || null, onBack: () => history.back() }), false);
+    return;
+  }
+  if (!session.token) {
+    mount((root) => {
+      root.className = "page";
+      root.append(
+        signInPanel(() => {
+          conn.start();
+          route();
+        }),
+      );
+      return null;
+    });
+    return;
+  }
+  if (!conn.ws && conn.status !== "offline") conn.start();
+  if (parts[0] === "table" && parts[1]) {
+    const id = decodeURIComponent(parts[1]);
+    mount(
+      (root) =>
+        new TableScreen(root, id, params.get("code"), {
+          conn,
+          account: () => session.account,
+          onLobby: () => (location.hash = "#/"),
+          onReplay: (gameId) => (location.hash = `#/replay/${gameId}`),
+          toast,
+          langButton,
+        }),
+      false,
+    );
+    return;
+  }
+  if (parts[0] === "history") {
+    mount((root) => {
+      historyScreen(root, { onBack: () => (location.hash = "#/"), onReplay: (id) => (location.hash = `#/replay/${id}`) });
+      return null;
+    });
+    return;
+  }
+  mount((root) => {
+    const lobby = new LobbyScreen(root, {
+      conn,
+      toast,
+      onOpenTable: goTable,
+      onHistory: () => (location.hash = "#/history"),
+      onReplay: () => (location.hash = "#/replay"),
+    });
+    lobby.onWelcome = () => lobby.showSeats(welcomeSeats, goTable);
+    if (welcomeSeats.length) lobby.showSeats(welcomeSeats, goTable);
+    return lobby;
+  });
+}
+
+window.addEventListener("hashchange", route);
+setLang(getLang());
+if (session.token) {
+  api("GET", "/api/me")
+    .then((account) => session.saveAccount(account))
+    .catch((error) => {
+      if (error.status === 401 || error.status === 403) {
+        session.clear();
+        conn.stop();
+        route();
+      }
+    });
+}
+route();
+window.niugui = { conn, session };

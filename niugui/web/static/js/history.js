@@ -1,0 +1,64 @@
+// A player's past games (GET /api/players/{id}/games), each opening in the replay viewer.
+
+import { t } from "./i18n.js";
+import { api, session } from "./net.js";
+
+const el = (tag, cls = "", text = "") => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== "") e.textContent = text;
+  return e;
+};
+
+export async function historyScreen(root, { onBack, onReplay }) {
+  root.innerHTML = "";
+  root.className = "page";
+  const panel = el("div", "panel");
+  const h2 = el("h2", "", t("my_games"));
+  h2.append(el("span", "spacer"));
+  const back = el("button", "btn small secondary", t("lobby"));
+  back.addEventListener("click", onBack);
+  h2.append(back);
+  panel.append(h2);
+  root.append(panel);
+  const account = session.account;
+  if (!account) return;
+  let games;
+  try {
+    games = (await api("GET", `/api/players/${encodeURIComponent(account.id)}/games?limit=100`)).games;
+  } catch (error) {
+    panel.append(el("div", "error-text", error.message));
+    return;
+  }
+  if (!games.length) {
+    panel.append(el("div", "muted", t("no_games")));
+    return;
+  }
+  const table = el("table", "grid");
+  table.dataset.role = "history";
+  const head = el("tr");
+  for (const [text, cls] of [[t("when"), ""], [t("table"), ""], [t("outcome"), ""], [t("score"), "num"], ["", ""]]) head.append(el("th", cls, text));
+  table.append(head);
+  for (const g of games) {
+    const row = el("tr");
+    row.dataset.game = String(g.game_id);
+    const when = g.finished_at ? new Date(typeof g.finished_at === "number" ? g.finished_at * 1000 : g.finished_at) : null;
+    row.append(el("td", "", when && !isNaN(when) ? when.toLocaleString() : ""));
+    row.append(el("td", "", `${g.table} · ${t("game_no", { n: g.game_no })}`));
+    row.append(el("td", "", g.outcome ? t(`outcome_${g.outcome}`) : ""));
+    row.append(el("td", `num ${g.delta > 0 ? "pos" : g.delta < 0 ? "neg" : ""}`, g.delta > 0 ? `+${g.delta}` : String(g.delta)));
+    const cell = el("td");
+    const open = el("button", "btn small", t("open_replay"));
+    open.dataset.action = "open-replay";
+    open.addEventListener("click", () => onReplay(g.game_id));
+    const dl = el("a", "", "⤓");
+    dl.href = `/api/games/${g.game_id}/record`;
+    dl.title = t("download");
+    dl.setAttribute("download", `niugui-game-${g.game_id}.json`);
+    dl.style.marginLeft = "8px";
+    cell.append(open, dl);
+    row.append(cell);
+    table.append(row);
+  }
+  panel.append(table);
+}

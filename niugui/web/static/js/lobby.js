@@ -1,0 +1,289 @@
+// The lobby: take a nickname (guest) or sign in; open tables; create a table; join by code.
+
+import { getLang, t } from "./i18n.js";
+import { api, session } from "./net.js";
+
+const el = (tag, cls = "", text = "") => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== "") e.textContent = text;
+  return e;
+};
+
+function field(labelText, input) {
+  const row = el("div", "row");
+  const label = el("label", "", labelText);
+  row.append(label, input);
+  return row;
+}
+
+function input(type, name, placeholder = "") {
+  const i = el("input");
+  i.type = type;
+  i.name = name;
+  i.placeholder = placeholder;
+  return i;
+}
+
+/** The sign-in panel: guest nickname, or username and password (sign in / register). */
+export function signInPanel(onSession) {
+  const panel = el("div", "panel");
+  panel.dataset.role = "sign-in";
+  const tabs = el("div", "tabs");
+  const modes = ["guest", "login", "register"];
+  const labels = { guest: t("play_as_guest"), login: t("sign_in"), register: t("register") };
+  let mode = "guest";
+  const body = el("div");
+  const err = el("div", "error-text");
+  const draw = () => {
+    tabs.innerHTML = "";
+    for (const m of modes) {
+      const b = el("button", m === mode ? "on" : "", labels[m]);
+      b.type = "button";
+      b.dataset.tab = m;
+      b.addEventListener("click", () => {
+        mode = m;
+        err.textContent = "";
+        draw();
+      });
+      tabs.append(b);
+    }
+    body.innerHTML = "";
+    const form = el("form");
+    const nick = input("text", "nickname", t("nickname_ph"));
+    nick.maxLength = 24;
+    const user = input("text", "username");
+    user.autocomplete = "username";
+    const pass = input("password", "password");
+    pass.autocomplete = mode === "register" ? "new-password" : "current-password";
+    if (mode !== "guest") form.append(field(t("username"), user), field(t("password"), pass));
+    if (mode !== "login") form.append(field(t("nickname"), nick));
+    const submit = el("button", "btn", labels[mode]);
+    submit.type = "submit";
+    submit.dataset.action = `session-${mode}`;
+    form.append(submit);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      err.textContent = "";
+      submit.disabled = true;
+      try {
+        let answer;
+        if (mode === "guest") answer = await api("POST", "/api/guest", { nickname: nick.value.trim() });
+        else if (mode === "login") answer = await api("POST", "/api/login", { username: user.value.trim(), password: pass.value });
+        else {
+          const body = { username: user.value.trim(), password: pass.value };
+          if (nick.value.trim()) body.nickname = nick.value.trim();
+          answer = await api("POST", "/api/register", body);
+        }
+        session.save(answer.token, answer.account);
+        onSession(answer.account);
+      } catch (error) {
+        err.textContent = error.message;
+      } finally {
+        submit.disabled = false;
+      }
+    });
+    body.append(form);
+    setTimeout(() => (mode === "guest" ? nick : user).focus(), 0);
+  };
+  draw();
+  panel.append(el("h2", "", t("title")), tabs, body, err);
+  return panel;
+}
+
+/** The lobby for a signed-in player. handlers: {conn, onOpenTable(id, code), onHistory(), onReplay()} */
+export class LobbyScreen {
+  constructor(root, handlers) {
+    this.root = root;
+    this.h = handlers;
+    this.timer = setInterval(() => this.refresh(), 4000);
+    this.render();
+    this.refresh();
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+  }
+
+  render() {
+    const account = session.account || {};
+    this.root.innerHTML = "";
+    this.root.className = "page";
+    const who = el("div", "panel");
+    const h2 = el("h2", "", t("hello", { name: account.nickname || "" }));
+    h2.dataset.role = "hello";
+    h2.append(el("span", "spacer"));
+    const hist = el("button", "btn small secondary", t("history"));
+    hist.dataset.action = "history";
+    hist.addEventListener("click", () => this.h.onHistory());
+    const rep = el("button", "btn small secondary", t("replay"));
+    rep.dataset.action = "replay";
+    rep.addEventListener("click", () => this.h.onReplay());
+    h2.append(hist, rep);
+    who.append(h2);
+    if (!account.username) who.append(el("div", "muted", `${t("play_as_guest")} · ${t("register")} → ${t("sign_out")}`));
+    this.root.append(who);
+
+    const tablesPanel = el("div", "panel");
+    const th = el("h2", "", t("open_tables"));
+    th.append(el("span", "spacer"));
+    const refresh = el("button", "btn small secondary", t("refresh"));
+    refresh.addEventListener("click", () => this.refresh());
+    th.append(refresh);
+    this.list = el("ul", "table-list");
+    this.list.dataset.role = "tables";
+    tablesPanel.append(th, this.list);
+
+    const create = el("div", "panel");
+    create.append(el("h2", "", t("create_table")));
+    const form = el("form");
+    form.dataset.role = "create-table";
+    const name = input("text", "name");
+    name.maxLength = 40;
+    name.value = `${account.nickname || ""}${getLang() === "zh" ? "的牌桌" : "'s table"}`;
+    const timer = input("number", "turn_seconds");
+    timer.min = "3";
+    timer.max = "600";
+    timer.value = "20";
+    const bots = el("select");
+    bots.name = "bot_level";
+    for (const level of ["expert", "basic", "random", "search"]) {
+      const o = el("option", "", t(`bot_${level}`));
+      o.value = level;
+      bots.append(o);
+    }
+    const games = el("select");
+    games.name = "games";
+    for (const g of ["", "1", "4", "8", "16"]) {
+      const o = el("option", "", g ? t("n_games", { n: g }) : t("endless"));
+      o.value = g;
+      games.append(o);
+    }
+    const priv = input("checkbox", "private");
+    const err = el("div", "error-text");
+    const submit = el("button", "btn", t("create"));
+    submit.type = "submit";
+    submit.dataset.action = "create-table";
+    form.append(
+      field(t("table"), name),
+      field(t("turn_timer"), timer),
+      field(t("bot_level"), bots),
+      field(t("games"), games),
+      field(t("private"), priv),
+      submit,
+      err,
+    );
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      err.textContent = "";
+      const settings = {
+        name: name.value.trim(),
+        private: priv.checked,
+        turn_seconds: Number(timer.value) || 20,
+        bot_level: bots.value,
+        games: games.value ? Number(games.value) : null,
+      };
+      try {
+        const ack = await this.h.conn.request("create_table", { settings });
+        const table = ack.data.table;
+        await this.h.conn.request("sit", { table: table.id, seat: null, code: table.code || null });
+        this.h.onOpenTable(table.id, table.code || null);
+      } catch (error) {
+        err.textContent = error.message;
+      }
+    });
+    create.append(form);
+
+    const join = el("div", "panel");
+    join.append(el("h2", "", t("join_by_code")));
+    const jform = el("form");
+    jform.dataset.role = "join-code";
+    const code = input("text", "code", t("code"));
+    code.maxLength = 16;
+    const jerr = el("div", "error-text");
+    const jbtn = el("button", "btn", t("join"));
+    jbtn.type = "submit";
+    const row = el("div", "row");
+    row.append(code, jbtn);
+    jform.append(row, jerr);
+    jform.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      jerr.textContent = "";
+      const value = code.value.trim();
+      if (!value) return;
+      try {
+        await this.h.conn.request("sit", { table: value, seat: null, code: value });
+        this.h.onOpenTable(value, value);
+      } catch (error) {
+        if (error.code === "table_full") {
+          this.h.onOpenTable(value, value);
+          return;
+        }
+        jerr.textContent = error.message;
+      }
+    });
+    join.append(jform);
+
+    this.root.append(tablesPanel, create, join);
+  }
+
+  /** The tables where this player holds a seat (from the server's welcome): one tap to go back. */
+  showSeats(seats, goTable) {
+    if (this.seatsPanel) this.seatsPanel.remove();
+    if (!seats.length) return;
+    const panel = el("div", "panel");
+    panel.dataset.role = "my-seats";
+    panel.append(el("h2", "", t("back_to_table")));
+    for (const s of seats) {
+      const b = el("button", "btn small", `${t("table")} ${s.table} · ${t("seat")} ${s.seat + 1}`);
+      b.addEventListener("click", () => goTable(s.table, null));
+      panel.append(b);
+    }
+    this.seatsPanel = panel;
+    this.root.insertBefore(panel, this.root.children[1] || null);
+  }
+
+  async refresh() {
+    let tables;
+    try {
+      tables = (await api("GET", "/api/tables")).tables;
+    } catch {
+      return;
+    }
+    this.list.innerHTML = "";
+    if (!tables.length) {
+      this.list.append(el("li", "muted", t("no_tables")));
+      return;
+    }
+    for (const table of tables) {
+      const li = el("li");
+      li.dataset.table = table.id;
+      const seated = table.seats.filter(Boolean).length;
+      const name = el("span", "tname", table.name || `${t("table")} ${table.id}`);
+      if (table.status === "playing") name.append(el("span", "tag", t("in_game")));
+      li.append(name, el("span", "muted", t("seats_taken", { n: seated })));
+      const sit = el("button", "btn small", t("take_seat"));
+      sit.dataset.action = "sit";
+      sit.disabled = seated >= 4;
+      sit.addEventListener("click", async () => {
+        try {
+          await this.h.conn.request("sit", { table: table.id, seat: null });
+          this.h.onOpenTable(table.id, null);
+        } catch (error) {
+          this.h.toast(error.message);
+        }
+      });
+      const watch = el("button", "btn small secondary", t("watch"));
+      watch.dataset.action = "watch";
+      watch.addEventListener("click", () => this.h.onOpenTable(table.id, null));
+      li.append(sit, watch);
+      const s = table.settings;
+      const meta = el("div", "tmeta", [
+        table.seats.map((p) => (p ? p.nickname : t("empty_seat"))).join(" · "),
+        t("settings_summary", { timer: s.turn_seconds, games: s.games ? t("n_games", { n: s.games }) : t("endless"), bots: t(`bot_${s.bot_level}`) }),
+      ].join(" — "));
+      li.append(meta);
+      this.list.append(li);
+    }
+  }
+}

@@ -1,0 +1,198 @@
+// Talking to the server: HTTP (sessions, lobby, history, records) and one WebSocket that reconnects
+// by itself with backoff (docs/protocol.md). The session token lives in localStorage.
+
+const TOKEN_KEY = "niugui.token";
+const ACCOUNT_KEY = "niugui.account";
+
+export const session = {
+  get token() {
+    return localStorage.getItem(TOKEN_KEY);
+  },
+  get account() {
+    try {
+      return JSON.parse(localStorage.getItem(ACCOUNT_KEY) || "null");
+    } catch {
+      return null;
+    }
+  },
+  save(token, account) {
+    localStorage.setItem(TOKEN_KEY, token);
+    localStorage.setItem(ACCOUNT_KEY, JSON.stringify(account));
+  },
+  saveAccount(account) {
+    localStorage.setItem(ACCOUNT_KEY, JSON.stringify(account));
+  },
+  clear() {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(ACCOUNT_KEY);
+  },
+};
+
+/** An HTTP call to the server's API; throws an Error with the server's `detail` on failure. */
+export async function api(method, path, body) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (session.token) headers.Authorization = `Bearer ${session.token}`;
+  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    let detail = data && data.detail;
+    if (Array.isArray(detail)) detail = detail.map((d) => d.msg || JSON.stringify(d)).join("; ");
+    const error = new Error(detail || `HTTP ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
+  return data;
+}
+
+/** A request refused by the server: `code`, `rule` and the server's message. */
+export class RequestError extends Error {
+  constructor(message) {
+    super(message.message || message.code || "error");
+    this.code = message.code;
+    this.rule = message.rule;
+  }
+}
+
+/**
+ * The WebSocket connection. Callbacks: onMessage(msg) for welcome/event/snapshot, onStatus(status,
+ * info) with status "connecting" | "online" | "offline" (info.retryIn seconds) | "unauthorized".
+ */
+export class Connection {
+  constructor({ onMessage, onStatus }) {
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.ws = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.attempt = 0;
+    this.retryTimer = null;
+    this.pingTimer = null;
+    this.closedByUs = false;
+    this.status = "idle";
+    window.addEventListener("online", () => this.retryNow());
+    window.addEventListener("offline", () => this.drop());
+  }
+
+  start() {
+    this.closedByUs = false;
+    this.open();
+  }
+
+  stop() {
+    this.closedByUs = true;
+    clearTimeout(this.retryTimer);
+    clearInterval(this.pingTimer);
+    if (this.ws) this.ws.close();
+    this.ws = null;
+  }
+
+  setStatus(status, info = {}) {
+    this.status = status;
+    this.onStatus && this.onStatus(status, info);
+  }
+
+  open() {
+    clearTimeout(this.retryTimer);
+    if (!session.token) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(session.token)}`);
+    this.ws = ws;
+    this.setStatus(this.attempt ? "reconnecting" : "connecting");
+    ws.onopen = () => {
+      this.attempt = 0;
+      this.lastPong = Date.now();
+      clearInterval(this.pingTimer);
+      this.pingTimer = setInterval(() => this.heartbeat(), 5000);
+    };
+    ws.onmessage = (event) => {
+      let msg;
+      try {
+        msg = JSON.parse(event.data);
+      } catch {
+        return;
+      }
+      this.lastPong = Date.now();
+      if (msg.type === "ack" || msg.type === "error") {
+        const waiter = this.pending.get(msg.id);
+        if (waiter) {
+          this.pending.delete(msg.id);
+          if (msg.type === "ack") waiter.resolve(msg);
+          else waiter.reject(new RequestError(msg));
+        }
+        return;
+      }
+      if (msg.type === "welcome") this.setStatus("online");
+      this.onMessage && this.onMessage(msg);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      clearInterval(this.pingTimer);
+      for (const waiter of this.pending.values()) waiter.reject(new RequestError({ code: "offline", message: "offline" }));
+      this.pending.clear();
+      if (this.closedByUs) return;
+      if (event.code === 4401) {
+        this.setStatus("unauthorized");
+        return;
+      }
+      this.scheduleRetry();
+    };
+  }
+
+  /** Backoff 0.5 s, 1 s, 2 s … up to 10 s, with jitter; the banner counts down. */
+  scheduleRetry() {
+    const delay = Math.min(10, 0.5 * 2 ** this.attempt) * (0.8 + Math.random() * 0.4);
+    this.attempt++;
+    const until = Date.now() + delay * 1000;
+    this.setStatus("offline", { until });
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => this.open(), delay * 1000);
+  }
+
+  retryNow() {
+    if (this.ws || this.closedByUs || !session.token) return;
+    this.attempt = 0;
+    this.open();
+  }
+
+  /** Close the socket as if the network dropped (the page reconnects by itself). */
+  drop() {
+    if (this.ws) {
+      const ws = this.ws;
+      ws.close();
+      ws.onclose({ code: 1006 });
+    }
+  }
+
+  heartbeat() {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return;
+    if (Date.now() - this.lastPong > 12000) {
+      this.drop();
+      return;
+    }
+    this.request("ping").catch(() => {});
+  }
+
+  /** Send a request; resolves with its ack, rejects with a RequestError. */
+  request(type, fields = {}) {
+    return new Promise((resolve, reject) => {
+      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+        reject(new RequestError({ code: "offline", message: "offline" }));
+        return;
+      }
+      const id = `c${this.nextId++}`;
+      this.pending.set(id, { resolve, reject });
+      this.ws.send(JSON.stringify({ type, id, ...fields }));
+    });
+  }
+
+  get online() {
+    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN && this.status === "online");
+  }
+}

@@ -1,0 +1,119 @@
+// The end of a game: the outcome by name, each seat's score change and running total (R32–R36),
+// every hand revealed, and the fairness proof with a one-click check.
+
+import { cardElement, sortCodes } from "./cards.js";
+import { verifyProof } from "./fairness.js";
+import { t } from "./i18n.js";
+
+const el = (tag, cls = "", text = "") => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== "") e.textContent = text;
+  return e;
+};
+
+const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+/**
+ * opts: {view (over), names[4], totals[4] | null, proof {commitment, salt, deck} | null,
+ *        buttons: [{label, action, onClick, primary}]}
+ */
+export function resultPanel(opts) {
+  const { view, names, totals, proof } = opts;
+  const result = view.result;
+  const box = el("div", "result");
+  box.dataset.role = "result";
+  box.dataset.outcome = result.outcome;
+  box.append(el("h2", "", t(`outcome_${result.outcome}`)));
+  const black = result.black.map((s) => names[s]).join("、");
+  const side = result.mode === "1v3" ? `${t("double")}：${black}` : `${t("black_side")}：${black}`;
+  box.append(el("div", "sub", `${t(`mode_${result.mode}`)} · ${side}`));
+
+  const table = el("table", "grid");
+  const head = el("tr");
+  for (const [text, cls] of [[t("seat"), ""], ["", ""], [t("change"), "num"], [t("total"), "num"]]) head.append(el("th", cls, text));
+  table.append(head);
+  for (let s = 0; s < 4; s++) {
+    const row = el("tr");
+    row.dataset.seat = String(s);
+    const place = result.finish.indexOf(s);
+    const isBlack = result.black.includes(s);
+    row.append(el("td", "", `${names[s]}${isBlack ? " ♠" : ""}`));
+    row.append(el("td", "", result.outcome === "escape" && place < 0 ? (result.scores[s] < 0 ? t("escaped") : "") : t(`place_${place < 0 ? 3 : place}`)));
+    const delta = result.scores[s];
+    const d = el("td", `num ${delta > 0 ? "pos" : delta < 0 ? "neg" : ""}`, signed(delta));
+    d.dataset.role = "delta";
+    row.append(d);
+    row.append(el("td", "num", totals ? signed(totals[s]) : ""));
+    table.append(row);
+  }
+  box.append(table);
+
+  const hands = el("div", "hands");
+  hands.append(el("h3", "", t("hands_left")));
+  for (let s = 0; s < 4; s++) {
+    const row = el("div", "hrow");
+    row.append(el("div", "hname", names[s]));
+    const cards = el("div", "cards-row");
+    for (const c of sortCodes((view.hands || [])[s] || [])) cards.append(cardElement(c, { size: "sm" }));
+    row.append(cards);
+    hands.append(row);
+  }
+  const dealt = el("details");
+  dealt.append(el("summary", "", t("dealt")));
+  for (let s = 0; s < 4; s++) {
+    const row = el("div", "hrow");
+    row.append(el("div", "hname", names[s]));
+    const cards = el("div", "cards-row");
+    for (const c of sortCodes((view.dealt || [])[s] || [])) cards.append(cardElement(c, { size: "mini" }));
+    row.append(cards);
+    dealt.append(row);
+  }
+  hands.append(dealt);
+  box.append(hands);
+
+  if (proof && proof.salt && proof.deck) box.append(proofBox(proof, view));
+
+  const buttons = el("div", "buttons");
+  for (const b of opts.buttons || []) {
+    const btn = el("button", `btn${b.primary ? "" : " secondary"}`, b.label);
+    btn.dataset.action = b.action;
+    if (b.disabled) btn.disabled = true;
+    btn.addEventListener("click", b.onClick);
+    buttons.append(btn);
+  }
+  box.append(buttons);
+  return box;
+}
+
+function proofBox(proof, view) {
+  const box = el("div", "proof");
+  box.dataset.role = "proof";
+  box.append(el("div", "", t("fairness")));
+  const line = (label, value) => {
+    const d = el("div");
+    d.append(el("b", "", `${label}: `));
+    d.append(el("code", "", value));
+    return d;
+  };
+  box.append(line(t("commitment"), proof.commitment));
+  box.append(line(t("salt"), proof.salt));
+  const deck = el("details");
+  deck.append(el("summary", "", t("deck")));
+  deck.append(el("code", "", proof.deck.join(",")));
+  box.append(deck);
+  const btn = el("button", "btn small", t("verify"));
+  btn.dataset.action = "verify";
+  const verdict = el("div", "verdict");
+  verdict.dataset.role = "verdict";
+  btn.addEventListener("click", async () => {
+    const check = await verifyProof(proof, view.dealt, view.first_drawer);
+    verdict.className = `verdict ${check.ok ? "ok" : "bad"}`;
+    verdict.dataset.ok = String(check.ok);
+    verdict.textContent = check.ok
+      ? `✓ ${t("verify_ok")}`
+      : `✗ ${t("verify_bad", { why: check.hashOk ? t("verify_deal_bad") : t("verify_hash_bad") })}`;
+  });
+  box.append(btn, verdict);
+  return box;
+}

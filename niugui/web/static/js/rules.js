@@ -1,0 +1,267 @@
+// Combinations and their order (RULES.md R13–R25), the reason a selection cannot be played, and a
+// small game replayer (R7–R35) for the replay viewer. A port of niugui/combos.py and niugui/game.py;
+// tests/browser/test_rules_js.py checks it against the Python engine.
+
+import { BIG_JOKER, SMALL_JOKER, codeOf, indexOf } from "./cards.js";
+
+export const LOOSE_KINDS = ["single", "pair", "triple", "four"];
+export const FIVE = 5;
+const CLASS_SPAN = 64;
+const RANK_AT_POSITION = [10, 11, 12, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]; // R4: A 2 3 4 … K A
+const WINDOWS = [];
+const WINDOW_OF_RANKS = new Map();
+for (let start = 0; start < 10; start++) {
+  const w = RANK_AT_POSITION.slice(start, start + 5);
+  WINDOWS.push(w);
+  WINDOW_OF_RANKS.set(w.reduce((m, r) => m | (1 << r), 0), start);
+}
+const FLUSH_RANK = Array.from({ length: 13 }, (_, r) => (r < 10 ? r + 2 : { 10: 12, 11: 0, 12: 1 }[r]));
+
+/** The combination some card codes form — {kind, group, value} — or null (R25). */
+export function classify(codes) {
+  const cards = codes.map(indexOf);
+  if (cards.some((c) => c < 0) || new Set(cards).size !== cards.length) return null;
+  const size = cards.length;
+  if (size === 0 || size > 5) return null;
+  const top = Math.max(...cards);
+  if (size === 1) return { kind: "single", group: 1, value: top };
+  const jokers = cards.filter((c) => c >= SMALL_JOKER).length;
+  if (size < 5) {
+    if (jokers || new Set(cards.map((c) => c >> 2)).size !== 1) return null;
+    return { kind: LOOSE_KINDS[size - 1], group: size, value: top };
+  }
+  if (jokers) {
+    if (jokers === 2) return null;
+    const rest = cards.filter((c) => c < SMALL_JOKER);
+    const rank = rest[0] >> 2;
+    if (rest.every((c) => c >> 2 === rank)) return { kind: "four_plus_one", group: FIVE, value: 3 * CLASS_SPAN + rank };
+    return null;
+  }
+  const counts = new Array(13).fill(0);
+  for (const c of cards) counts[c >> 2]++;
+  const shape = counts.filter((n) => n).sort((a, b) => b - a).join(",");
+  if (shape === "4,1") return { kind: "four_plus_one", group: FIVE, value: 3 * CLASS_SPAN + counts.indexOf(4) };
+  if (shape === "3,2") return { kind: "full_house", group: FIVE, value: 2 * CLASS_SPAN + counts.indexOf(3) };
+  if (shape !== "1,1,1,1,1") return null;
+  const suits = new Set(cards.map((c) => c & 3));
+  const rankSet = counts.reduce((m, n, r) => (n ? m | (1 << r) : m), 0);
+  const window = WINDOW_OF_RANKS.get(rankSet);
+  if (window !== undefined) {
+    const topCard = cards.find((c) => c >> 2 === WINDOWS[window][4]);
+    const key = window * 4 + (topCard & 3);
+    if (suits.size === 1) return { kind: "straight_flush", group: FIVE, value: 4 * CLASS_SPAN + key };
+    return { kind: "straight", group: FIVE, value: key };
+  }
+  if (suits.size === 1) {
+    const high = Math.max(...counts.map((n, r) => (n ? FLUSH_RANK[r] : -1)));
+    return { kind: "flush", group: FIVE, value: CLASS_SPAN + high * 4 + [...suits][0] };
+  }
+  return null;
+}
+
+/** R17, R24: may `combo` be played on `other`? */
+export const beats = (combo, other) => combo.group === other.group && combo.value > other.value;
+
+/** True before the first play of a game (all 54 cards still in hands): R26 applies. */
+export const noCardPlayed = (view) => Boolean(view) && view.counts.reduce((a, b) => a + b, 0) === 54;
+
+const sameSet = (a, b) => a.length === b.length && a.every((c) => b.includes(c));
+
+/**
+ * Whether the selected codes may be played now, and if not, why (a rule id and a message key).
+ * Legality comes from the view's legal_plays (the server's word); the reason is worked out here.
+ * Returns {ok: true} or {ok: false, rule, key, params}.
+ */
+export function judgeSelection(view, selected) {
+  if (!view || view.over) return { ok: false, rule: "R31", key: "why_over" };
+  if (view.seat === null || view.seat === undefined) return { ok: false, rule: "", key: "why_watching" };
+  if (view.to_move !== view.seat) return { ok: false, rule: "R27", key: "why_not_turn" };
+  if (selected.length === 0) return { ok: false, rule: "", key: "why_select" };
+  if ((view.legal_plays || []).some((p) => sameSet(p, selected))) return { ok: true };
+  const combo = classify(selected);
+  if (!combo) {
+    const jokers = selected.filter((c) => c === "BJ" || c === "RJ").length;
+    if (selected.length === 2 && jokers === 2) return { ok: false, rule: "R14", key: "why_jokers_pair" };
+    if (selected.length === 2 && selected.includes("S3") && selected.includes("S2"))
+      return { ok: false, rule: "R14", key: "why_not_combo" };
+    if (selected.length === 5 && jokers) return { ok: false, rule: "R22", key: "why_joker_five" };
+    if (selected.length > 5) return { ok: false, rule: "R25", key: "why_too_many" };
+    return { ok: false, rule: "R25", key: "why_not_combo" };
+  }
+  if (noCardPlayed(view) && !selected.includes("D4")) return { ok: false, rule: "R26", key: "why_d4" };
+  const current = view.current;
+  if (current) {
+    const last = classify(current.play);
+    if (last && combo.group !== last.group) {
+      const rule = combo.group === FIVE || last.group === FIVE ? "R24" : "R17";
+      return { ok: false, rule, key: rule === "R24" ? "why_five_vs_loose" : "why_same_type", params: { kind: last.kind } };
+    }
+    if (last && !beats(combo, last)) return { ok: false, rule: combo.group === FIVE ? "R24" : "R17", key: "why_not_beat" };
+  }
+  return { ok: false, rule: "", key: "why_illegal" };
+}
+
+// ---- replaying a record (RECORD.md) -----------------------------------------------------------
+
+const SEATS = 4;
+
+/** Hands dealt from a deck in drawing order (R9): first drawer first, then clockwise (R7). */
+export function dealHands(deck, firstDrawer) {
+  const hands = [[], [], [], []];
+  deck.forEach((code, i) => hands[(((firstDrawer - i) % SEATS) + SEATS) % SEATS].push(code));
+  return hands;
+}
+
+/** A game replayed from a record, step by step; `view()` has the shape of the engine's views. */
+export class ReplayGame {
+  constructor(record) {
+    if (!record || record.format !== "niugui-record") throw new Error("not a niugui-record");
+    if (record.version !== 1) throw new Error(`record version ${record.version} is not supported`);
+    this.record = record;
+    this.firstDrawer = record.first_drawer;
+    const hands = record.deck ? dealHands(record.deck, record.first_drawer) : record.hands;
+    if (!hands || hands.length !== 4) throw new Error("record: needs a deck or four hands");
+    this.dealt = hands.map((h) => [...h].sort((a, b) => indexOf(a) - indexOf(b)));
+    this.actions = record.actions || [];
+    this.reset();
+  }
+
+  reset() {
+    this.hands = this.dealt.map((h) => [...h]);
+    this.black = [0, 1, 2, 3].filter((s) => this.hands[s].includes("S3") || this.hands[s].includes("S2"));
+    this.history = [];
+    this.trick = [];
+    this.current = null;
+    this.passes = 0;
+    this.needed = 0;
+    this.finish = [];
+    this.result = null;
+    this.toMove = [0, 1, 2, 3].find((s) => this.hands[s].includes("D4"));
+    this.step = 0;
+  }
+
+  /** Apply actions until `step` actions have been applied (re-dealing when going back). */
+  goTo(step) {
+    const target = Math.max(0, Math.min(step, this.actions.length));
+    if (target < this.step) this.reset();
+    while (this.step < target) this.apply(this.actions[this.step]);
+  }
+
+  apply(action) {
+    const seat = action.seat;
+    this.step++;
+    if (action.escape) {
+      this.history.push({ seat, escape: true });
+      const scores = [0, 0, 0, 0];
+      scores[seat] = -9;
+      this.end("escape", scores);
+      return;
+    }
+    if (action.pass) {
+      this.history.push({ seat, pass: true });
+      this.trick.push({ seat, pass: true });
+      this.passes++;
+      if (this.passes < this.needed) {
+        this.toMove = this.nextHolding(seat);
+        return;
+      }
+      const lastSeat = this.current.seat;
+      this.toMove = this.hands[lastSeat].length ? lastSeat : this.nextHolding(lastSeat); // 接风 (R29)
+      this.current = null;
+      this.trick = [];
+      return;
+    }
+    const play = [...action.play].sort((a, b) => indexOf(a) - indexOf(b));
+    const combo = classify(play);
+    const entry = { seat, play, kind: combo ? combo.kind : "?" };
+    this.hands[seat] = this.hands[seat].filter((c) => !play.includes(c));
+    this.history.push(entry);
+    this.trick.push(entry);
+    this.current = entry;
+    this.passes = 0;
+    const holding = this.hands.filter((h) => h.length).length;
+    if (!this.hands[seat].length) {
+      this.finish.push(seat);
+      if (this.sideOut()) {
+        this.score();
+        return;
+      }
+      this.needed = holding;
+    } else {
+      this.needed = holding - 1;
+    }
+    this.toMove = this.nextHolding(seat);
+  }
+
+  nextHolding(seat) {
+    for (let step = 1; step < SEATS; step++) {
+      const next = (seat + step) % SEATS;
+      if (this.hands[next].length) return next;
+    }
+    return null;
+  }
+
+  sideOut() {
+    const out = (s) => this.hands[s].length === 0;
+    return this.black.every(out) || [0, 1, 2, 3].filter((s) => !this.black.includes(s)).every(out);
+  }
+
+  score() {
+    const finish = this.finish;
+    const black = this.black;
+    let outcome;
+    let scores;
+    if (black.length === 1) {
+      const d = black[0];
+      let mine;
+      let theirs;
+      if (finish[0] === d) [outcome, mine, theirs] = ["double_win", 9, -3];
+      else if (finish.includes(d)) [outcome, mine, theirs] = ["double_draw", 0, 0];
+      else [outcome, mine, theirs] = ["double_caught", -6, 2];
+      scores = [0, 1, 2, 3].map((s) => (s === d ? mine : theirs));
+    } else {
+      const winners = black.includes(finish[0]) ? black : [0, 1, 2, 3].filter((s) => !black.includes(s));
+      const partner = winners[0] === finish[0] ? winners[1] : winners[0];
+      const place = finish.includes(partner) ? finish.indexOf(partner) : 3;
+      const [name, points] = { 1: ["sweep", 2], 2: ["win", 1], 3: ["draw", 0] }[place];
+      outcome = name;
+      scores = [0, 1, 2, 3].map((s) => (winners.includes(s) ? points : -points));
+    }
+    this.end(outcome, scores);
+  }
+
+  end(outcome, scores) {
+    const mode = this.black.length === 1 ? "1v3" : "2v2";
+    this.result = { mode, outcome, finish: [...this.finish], scores, black: [...this.black] };
+    this.toMove = null;
+    this.current = null;
+  }
+
+  /** The state after the current step, shaped like the engine's view, with every hand shown. */
+  view(seat = null) {
+    const marks = [0, 1, 2, 3].map((s) => ["S2", "S3"].filter((c) => this.dealt[s].includes(c) && !this.hands[s].includes(c)));
+    const v = {
+      seat,
+      first_drawer: this.firstDrawer,
+      to_move: this.toMove,
+      counts: this.hands.map((h) => h.length),
+      marks,
+      finish: [...this.finish],
+      history: [...this.history],
+      trick: [...this.trick],
+      current: this.current,
+      over: this.result !== null,
+      hands: this.hands.map((h) => [...h]),
+      dealt: this.dealt.map((h) => [...h]),
+    };
+    if (seat !== null) {
+      v.hand = [...this.hands[seat]];
+      v.legal_plays = [];
+      v.can_pass = false;
+    }
+    if (this.result) v.result = this.result;
+    return v;
+  }
+}
+
+export { BIG_JOKER, SMALL_JOKER, codeOf };

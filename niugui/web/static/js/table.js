@@ -1,0 +1,397 @@
+// The table: four seats around the felt (you at the bottom, play order counter-clockwise), the
+// current trick, your hand with Play / Pass / Hint. It renders only what the view says (R11, R12).
+
+import { cardBack, cardElement, cardText, sortCodes } from "./cards.js";
+import { getLang, t } from "./i18n.js";
+import { judgeSelection, noCardPlayed } from "./rules.js";
+
+const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise from you (R7)
+
+const el = (tag, cls = "", text = "") => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text) e.textContent = text;
+  return e;
+};
+
+/** The seat shown at a position, given the seat at the bottom. */
+export const seatAt = (bottom, rel) => (bottom + rel) % 4;
+
+export function seatName(state, seat) {
+  const p = state.players && state.players[seat];
+  if (!p) return `${t("seat")} ${seat + 1}`;
+  return p.name || `${t("seat")} ${seat + 1}`;
+}
+
+export class TableView {
+  /** root: element to fill; actions: {onPlay(codes), onPass()}; options: {replay: bool} */
+  constructor(root, actions = {}, options = {}) {
+    this.root = root;
+    this.actions = actions;
+    this.replay = Boolean(options.replay);
+    this.selected = new Set();
+    this.hintIndex = -1;
+    this.state = null;
+    this.lastTrick = [];
+    this.pending = false;
+    this.timerHandle = setInterval(() => this.tick(), 250);
+    this.build();
+  }
+
+  destroy() {
+    clearInterval(this.timerHandle);
+  }
+
+  build() {
+    this.root.innerHTML = "";
+    this.felt = el("div", "felt");
+    this.slots = {};
+    this.seatBoxes = {};
+    for (const pos of ["top", "left", "right"]) {
+      const box = el("div", `seat-${pos}`);
+      this.seatBoxes[pos] = box;
+      this.felt.append(box);
+    }
+    this.center = el("div", "center");
+    this.centerInfo = el("div", "center-info");
+    this.center.append(this.centerInfo);
+    for (const pos of POSITIONS) {
+      const slot = el("div", `play-slot p-${pos}`);
+      slot.dataset.pos = pos;
+      this.slots[pos] = slot;
+      this.center.append(slot);
+    }
+    this.felt.append(this.center);
+    this.meBar = el("div", "me-bar");
+    this.actionsBar = el("div", "actions");
+    this.hintBtn = el("button", "btn hint", t("hint"));
+    this.hintBtn.dataset.action = "hint";
+    this.passBtn = el("button", "btn pass", t("pass"));
+    this.passBtn.dataset.action = "pass";
+    this.playBtn = el("button", "btn play", t("play"));
+    this.playBtn.dataset.action = "play";
+    this.hintBtn.addEventListener("click", () => this.hint());
+    this.passBtn.addEventListener("click", () => this.pass());
+    this.playBtn.addEventListener("click", () => this.play());
+    this.actionsBar.append(this.hintBtn, this.passBtn, this.playBtn);
+    this.handWrap = el("div", "hand-wrap");
+    this.hand = el("div", "hand");
+    this.hand.dataset.role = "hand";
+    this.handWrap.append(this.hand);
+    this.root.append(this.felt, this.meBar, this.actionsBar, this.handWrap);
+  }
+
+  /** Show a new state: {view, me, players, totals, deadline, flip, pending}. */
+  update(state) {
+    const prev = this.state;
+    this.state = state;
+    const view = state.view;
+    if (view && view.trick && view.trick.length) this.lastTrick = view.trick;
+    if (!view || noCardPlayed(view)) this.lastTrick = [];
+    const hand = (view && view.hand) || [];
+    for (const code of [...this.selected]) if (!hand.includes(code)) this.selected.delete(code);
+    const played = (v) => (v ? v.counts.reduce((a, b) => a + b, 0) : -1);
+    const turnChanged = !prev || !prev.view || !view || prev.view.to_move !== view.to_move || played(prev.view) !== played(view);
+    if (turnChanged) {
+      this.hintIndex = -1;
+      this.pending = false;
+    }
+    this.render();
+  }
+
+  bottomSeat() {
+    const s = this.state;
+    if (s.bottom !== undefined && s.bottom !== null) return s.bottom;
+    return s.me ?? 0;
+  }
+
+  render() {
+    const s = this.state;
+    const view = s.view;
+    const bottom = this.bottomSeat();
+    this.nowMarks = new Set();
+    this.actionsBar.classList.toggle("hidden", this.replay || s.me === null || s.me === undefined);
+    for (const rel of [1, 2, 3]) {
+      const pos = POSITIONS[rel];
+      this.seatBoxes[pos].innerHTML = "";
+      this.seatBoxes[pos].append(this.seatPanel(seatAt(bottom, rel), pos));
+    }
+    this.renderSlots(bottom);
+    this.renderCenter();
+    this.renderMeBar(bottom);
+    this.seenMarks = this.nowMarks;
+    this.nowMarks = new Set();
+    this.renderHand(bottom);
+    this.refreshButtons();
+    this.tick();
+  }
+
+  seatPanel(seat, pos) {
+    const s = this.state;
+    const view = s.view;
+    const p = (s.players && s.players[seat]) || null;
+    const box = el("div", "seat");
+    box.dataset.seat = String(seat);
+    box.dataset.pos = pos;
+    if (view && view.to_move === seat && !view.over) box.classList.add("to-move");
+    const avatar = el("div", `avatar${p && p.bot ? " bot" : ""}`, p ? (p.bot ? "🤖" : (p.name || "?").slice(0, 1)) : "·");
+    box.append(avatar);
+    const meta = el("div", "meta");
+    meta.append(el("div", "name", seatName(s, seat)));
+    if (view) {
+      const count = el("div", "count");
+      count.append(cardBack());
+      const b = el("b", "", String(view.counts[seat]));
+      b.dataset.role = "count";
+      count.append(b);
+      meta.append(count);
+    }
+    meta.append(this.badges(seat));
+    box.append(meta);
+    if (view && view.over && view.hands && this.replay) box.append(this.openHand(view.hands[seat]));
+    else if (this.replay && view && view.hands) box.append(this.openHand(view.hands[seat]));
+    return box;
+  }
+
+  openHand(codes) {
+    const row = el("div", "open-hand");
+    for (const c of sortCodes(codes)) row.append(cardElement(c, { size: "mini" }));
+    return row;
+  }
+
+  badges(seat) {
+    const s = this.state;
+    const view = s.view;
+    const p = (s.players && s.players[seat]) || null;
+    const badges = el("div", "badges");
+    if (view) {
+      for (const m of view.marks[seat] || []) {
+        const mark = el("span", "mark", m === "S3" ? "♠3" : "♠2");
+        mark.dataset.mark = m;
+        const key = `${seat}:${m}`;
+        if (this.seenMarks && !this.seenMarks.has(key)) mark.classList.add("new");
+        this.nowMarks.add(key);
+        mark.title = m === "S3" ? "牛鬼3" : "牛鬼2";
+        badges.append(mark);
+      }
+      const place = view.finish.indexOf(seat);
+      if (place >= 0) {
+        const chip = el("span", `chip place p${place}`, t(`place_${place}`));
+        chip.dataset.place = String(place);
+        badges.append(chip);
+      } else if (view.over && view.result && view.result.outcome !== "escape") {
+        badges.append(el("span", "chip place p3", t("place_3")));
+      }
+    }
+    if (p && p.autoplay) badges.append(el("span", "chip autoplay", t("autoplay")));
+    if (p && p.offline) badges.append(el("span", "chip offline", t("offline")));
+    if (s.totals) {
+      const total = s.totals[seat];
+      badges.append(el("span", "chip total", `${t("total")} ${total > 0 ? "+" : ""}${total}`));
+    }
+    return badges;
+  }
+
+  renderSlots(bottom) {
+    const view = this.state.view;
+    const trick = view && view.trick && view.trick.length ? view.trick : this.lastTrick;
+    const faded = !(view && view.trick && view.trick.length);
+    const currentSeat = view && view.current ? view.current.seat : null;
+    for (let rel = 0; rel < 4; rel++) {
+      const seat = seatAt(bottom, rel);
+      const slot = this.slots[POSITIONS[rel]];
+      slot.innerHTML = "";
+      slot.dataset.seat = String(seat);
+      slot.classList.toggle("current", !faded && currentSeat === seat);
+      slot.style.opacity = faded ? "0.45" : "1";
+      let last = null;
+      for (const entry of trick || []) if (entry.seat === seat) last = entry;
+      if (!last) continue;
+      if (last.pass) {
+        slot.append(el("span", "pass-chip", t("passed")));
+      } else if (last.play) {
+        const row = el("div", "cards-row");
+        for (const c of sortCodes(last.play)) row.append(cardElement(c, { size: "sm" }));
+        slot.append(row);
+        if (last.kind && last.play.length > 1) slot.append(el("div", "kind", t(`kind_${last.kind}`)));
+      }
+    }
+  }
+
+  renderCenter() {
+    const s = this.state;
+    const view = s.view;
+    this.centerInfo.innerHTML = "";
+    this.centerInfo.append(el("div", "order", "↺"));
+    this.centerInfo.append(el("div", "order-text", t("order")));
+    if (s.flip && (!view || noCardPlayed(view))) {
+      const box = el("div", "flip-box");
+      box.dataset.role = "flip";
+      box.append(el("span", "", `${t("flip")}:`));
+      box.append(cardElement(s.flip.card, { size: "sm" }));
+      box.append(el("span", "", t("flip_text", { card: cardText(s.flip.card, getLang()), n: s.flip.count ?? "", name: seatName(s, s.flip.seat) })));
+      this.centerInfo.append(box);
+    } else if (view && noCardPlayed(view) && view.first_drawer !== null && view.first_drawer !== undefined) {
+      this.centerInfo.append(el("div", "order-text", t("first_drawer", { name: seatName(s, view.first_drawer) })));
+    }
+    if (s.centerExtra) this.centerInfo.append(s.centerExtra);
+  }
+
+  renderMeBar(bottom) {
+    const s = this.state;
+    const view = s.view;
+    this.meBar.innerHTML = "";
+    this.meBar.dataset.seat = String(bottom);
+    const mine = s.me !== null && s.me !== undefined;
+    this.meBar.classList.toggle("to-move", Boolean(view && view.to_move === bottom && !view.over));
+    const p = s.players && s.players[bottom];
+    const nameEl = el("span", "name", seatName(s, bottom) + (mine && !this.replay ? ` (${t("you")})` : ""));
+    this.meBar.append(nameEl);
+    if (view && (!mine || this.replay)) {
+      const count = el("span", "chip", t("cards_left", { n: view.counts[bottom] }));
+      this.meBar.append(count);
+    }
+    this.meBar.append(this.badges(bottom));
+    if (p && p.bot && !mine) this.meBar.append(el("span", "chip", t("bot")));
+    this.countdownSlot = el("span", "countdown hidden");
+    this.countdownSlot.dataset.role = "countdown";
+    this.meBar.append(this.countdownSlot);
+    this.msg = el("span", "msg");
+    this.msg.dataset.role = "message";
+    this.meBar.append(this.msg);
+  }
+
+  renderHand(bottom) {
+    const s = this.state;
+    const view = s.view;
+    this.hand.innerHTML = "";
+    let codes = [];
+    if (this.replay && view && view.hands) codes = view.hands[bottom];
+    else if (view && view.hand) codes = view.hand;
+    if (!codes.length) {
+      const empty = el("div", "hand-empty", view && view.seat === null && !this.replay ? t("spectating") : "");
+      this.hand.append(empty);
+      return;
+    }
+    for (const code of sortCodes(codes)) {
+      const card = cardElement(code, { selectable: !this.replay });
+      if (this.selected.has(code)) card.classList.add("selected");
+      if (!this.replay) card.addEventListener("click", () => this.toggle(code, card));
+      this.hand.append(card);
+    }
+  }
+
+  toggle(code, card) {
+    if (this.selected.has(code)) this.selected.delete(code);
+    else this.selected.add(code);
+    card.classList.toggle("selected", this.selected.has(code));
+    this.hintIndex = -1;
+    this.refreshButtons();
+  }
+
+  setSelection(codes) {
+    this.selected = new Set(codes);
+    for (const card of this.hand.querySelectorAll(".card")) card.classList.toggle("selected", this.selected.has(card.dataset.card));
+    this.refreshButtons();
+  }
+
+  refreshButtons() {
+    const s = this.state;
+    const view = s.view;
+    if (this.replay || !view || s.me === null || s.me === undefined) return;
+    const myTurn = view.to_move === s.me && !view.over;
+    const verdict = judgeSelection(view, [...this.selected]);
+    this.playBtn.disabled = !myTurn || !verdict.ok || this.pending;
+    this.passBtn.disabled = !myTurn || !view.can_pass || this.pending;
+    this.hintBtn.disabled = !myTurn || !(view.legal_plays || []).length || this.pending;
+    let text = "";
+    let bad = false;
+    if (this.errorText) {
+      text = this.errorText;
+      bad = true;
+    } else if (view.over) {
+      text = "";
+    } else if (myTurn) {
+      if (this.selected.size && !verdict.ok) {
+        text = t(verdict.key, verdict.params || {});
+        bad = true;
+      } else if (!this.selected.size) {
+        text = view.can_pass ? t("your_turn") : t("must_lead");
+      } else {
+        text = t("your_turn");
+      }
+    } else if (view.to_move !== null && view.to_move !== undefined) {
+      text = t("waiting_for", { name: seatName(s, view.to_move) });
+    }
+    if (this.msg) {
+      this.msg.textContent = text;
+      this.msg.classList.toggle("bad", bad);
+      this.msg.dataset.rule = bad && verdict.rule ? verdict.rule : "";
+    }
+    this.playBtn.title = verdict.ok ? "" : t(verdict.key, verdict.params || {});
+  }
+
+  /** A message from the server's error (it names the rule); shown until the next change. */
+  showError(text) {
+    this.errorText = text;
+    this.pending = false;
+    this.refreshButtons();
+    setTimeout(() => {
+      if (this.errorText === text) {
+        this.errorText = "";
+        this.refreshButtons();
+      }
+    }, 4000);
+  }
+
+  hint() {
+    const plays = (this.state.view && this.state.view.legal_plays) || [];
+    if (!plays.length) return;
+    this.hintIndex = (this.hintIndex + 1) % plays.length;
+    const keep = this.hintIndex;
+    this.setSelection(plays[keep]);
+    this.hintIndex = keep;
+  }
+
+  play() {
+    const codes = [...this.selected];
+    if (!judgeSelection(this.state.view, codes).ok) return;
+    this.pending = true;
+    this.errorText = "";
+    this.refreshButtons();
+    this.actions.onPlay && this.actions.onPlay(sortCodes(codes));
+  }
+
+  pass() {
+    if (!this.state.view.can_pass) return;
+    this.pending = true;
+    this.errorText = "";
+    this.selected.clear();
+    this.refreshButtons();
+    this.actions.onPass && this.actions.onPass();
+  }
+
+  /** The countdown of the seat to move, from the server's deadline. */
+  tick() {
+    const s = this.state;
+    if (!s || !s.view) return;
+    const view = s.view;
+    for (const old of this.root.querySelectorAll(".seat .countdown")) old.remove();
+    if (this.countdownSlot) this.countdownSlot.classList.add("hidden");
+    if (!s.deadline || view.over || view.to_move === null || view.to_move === undefined) return;
+    const left = Math.max(0, Math.ceil((s.deadline - Date.now()) / 1000));
+    const bottom = this.bottomSeat();
+    let target;
+    if (view.to_move === bottom) target = this.countdownSlot;
+    else {
+      const box = this.root.querySelector(`.seat[data-seat="${view.to_move}"]`);
+      if (!box) return;
+      target = el("span", "countdown");
+      target.dataset.role = "countdown";
+      box.append(target);
+    }
+    target.classList.remove("hidden");
+    target.classList.toggle("low", left <= 5);
+    target.textContent = String(left);
+  }
+}

@@ -1,0 +1,274 @@
+// One table, live: follows the table's events and snapshots (docs/protocol.md §3–4), keeps the last
+// seq for reconnecting, and drives the TableView and the result panel. It shows only what the
+// server's view and table state say.
+
+import { t } from "./i18n.js";
+import { api } from "./net.js";
+import { resultPanel } from "./result.js";
+import { TableView, seatName } from "./table.js";
+
+const el = (tag, cls = "", text = "") => {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== "") e.textContent = text;
+  return e;
+};
+
+export class TableScreen {
+  /** handlers: {conn, account(), onLobby(), onReplay(gameId), toast(text), langButton()} */
+  constructor(root, tableId, code, handlers) {
+    this.root = root;
+    this.tableId = tableId;
+    this.code = code;
+    this.h = handlers;
+    this.seq = null;
+    this.view = null;
+    this.tstate = null;
+    this.clockOffset = 0;
+    this.reveals = {};
+    this.overlayFor = null;
+    this.dismissed = null;
+    this.watching = false;
+    root.innerHTML = "";
+    root.className = "table-screen";
+    root.dataset.table = tableId;
+    this.bar = el("div", "topbar");
+    this.body = el("div", "");
+    this.body.style.cssText = "flex:1;display:flex;flex-direction:column;min-height:0;";
+    root.append(this.bar, this.body);
+    this.tableView = new TableView(this.body, {
+      onPlay: (cards) => this.act("play", { cards }),
+      onPass: () => this.act("pass", {}),
+    });
+    this.overlay = el("div", "overlay hidden");
+    root.append(this.overlay);
+    this.renderBar();
+    if (this.h.conn.online) this.subscribe();
+  }
+
+  destroy() {
+    this.tableView.destroy();
+  }
+
+  /** (Re)subscribe: after a reconnect, ask only for what was missed since the last seq. */
+  async subscribe() {
+    const fields = { table: this.tableId };
+    if (this.code) fields.code = this.code;
+    if (this.seq !== null && this.view !== undefined && this.tstate) fields.last_seq = this.seq;
+    try {
+      await this.h.conn.request("watch", fields);
+      this.watching = true;
+    } catch (error) {
+      if (error.code !== "offline") this.h.toast(error.message);
+    }
+  }
+
+  onWelcome() {
+    this.subscribe();
+  }
+
+  onMessage(msg) {
+    if (msg.table !== this.tableId && msg.table !== this.code) return;
+    if (msg.table !== this.tableId) this.tableId = msg.table;
+    const now = Date.now() / 1000;
+    if (msg.type === "snapshot") {
+      this.seq = msg.seq;
+      this.view = msg.view;
+      this.tstate = msg.state;
+      if (typeof msg.time === "number") this.clockOffset = now - msg.time;
+      this.render();
+      return;
+    }
+    if (msg.type !== "event") return;
+    if (this.seq !== null && msg.seq <= this.seq) return; // already seen
+    if (this.seq !== null && msg.seq > this.seq + 1 && !msg.replay) {
+      // a gap: ask for a fresh snapshot
+      this.seq = null;
+      this.subscribe();
+      return;
+    }
+    this.seq = msg.seq;
+    if (typeof msg.time === "number" && !msg.replay) this.clockOffset = now - msg.time;
+    if (msg.view || !msg.replay) this.view = msg.view;
+    this.tstate = msg.state;
+    const ev = msg.event;
+    if (ev.kind === "game_over") this.reveals[ev.game_id] = ev.reveal;
+    if (ev.kind === "deal") this.dismissed = null;
+    if (!msg.replay || msg.view) this.render();
+  }
+
+  async act(type, fields) {
+    try {
+      await this.h.conn.request(type, { table: this.tableId, ...fields });
+    } catch (error) {
+      const text = error.message || String(error);
+      this.tableView.showError(text);
+    }
+  }
+
+  players() {
+    if (!this.tstate) return [null, null, null, null];
+    return this.tstate.seats.map((s) =>
+      s.player
+        ? { name: s.player.nickname, bot: Boolean(s.player.bot), autoplay: s.autoplay, offline: !s.player.bot && !s.online, ready: s.ready }
+        : null,
+    );
+  }
+
+  renderBar() {
+    const st = this.tstate;
+    this.bar.innerHTML = "";
+    const back = el("button", "tb-btn", `← ${t("lobby")}`);
+    back.dataset.action = "leave";
+    back.addEventListener("click", () => this.leave());
+    this.bar.append(back);
+    let title = st ? st.name || `${t("table")} ${st.id}` : `${t("table")} ${this.tableId}`;
+    if (st && st.game_no) title += ` · ${t("game_no", { n: st.game_no })}`;
+    if (st && st.code) title += ` · ${t("copy_code", { code: st.code })}`;
+    const grow = el("div", "grow", title);
+    grow.dataset.role = "table-title";
+    this.bar.append(grow);
+    const me = st ? st.you : null;
+    if (st && me !== null && me !== undefined && st.status === "playing") {
+      const mine = st.seats[me];
+      const auto = el("button", "tb-btn", mine.autoplay ? `✕ ${t("autoplay")}` : t("autoplay"));
+      auto.dataset.action = "autoplay";
+      auto.addEventListener("click", () => this.act("autoplay", { on: !mine.autoplay }));
+      this.bar.append(auto);
+    }
+    this.bar.append(this.h.langButton());
+  }
+
+  async leave() {
+    const st = this.tstate;
+    const me = st ? st.you : null;
+    const holding = this.view && !this.view.over && me !== null && me !== undefined && this.view.counts[me] > 0;
+    if (holding && st.status === "playing" && !window.confirm(t("escape_confirm"))) return;
+    try {
+      await this.h.conn.request("leave", { table: this.tableId });
+    } catch {
+      /* leaving anyway */
+    }
+    this.h.onLobby();
+  }
+
+  waitingBox() {
+    const st = this.tstate;
+    const box = el("div", "waiting-box");
+    box.dataset.role = "waiting";
+    box.style.pointerEvents = "auto";
+    if (!st) {
+      box.append(el("div", "", t("connecting")));
+      return box;
+    }
+    const account = this.h.account() || {};
+    const empty = st.seats.filter((s) => !s.player).length;
+    if (st.status === "finished") box.append(el("div", "", t("table_over")));
+    else if (empty) box.append(el("div", "", t("waiting_players")));
+    if (st.code) box.append(el("div", "", t("copy_code", { code: st.code })));
+    if (empty && st.creator === account.id && st.status !== "playing" && st.status !== "finished") {
+      const fill = el("button", "btn", t("fill_bots"));
+      fill.dataset.action = "fill-bots";
+      fill.addEventListener("click", () => this.act("fill_bots", {}));
+      box.append(fill);
+    }
+    if ((st.you === null || st.you === undefined) && empty && st.status !== "finished") {
+      const sit = el("button", "btn secondary", t("take_seat"));
+      sit.dataset.action = "sit";
+      sit.addEventListener("click", () => this.act("sit", { seat: null, code: this.code || st.code || null }));
+      box.append(sit);
+    }
+    return box;
+  }
+
+  render() {
+    this.renderBar();
+    const st = this.tstate;
+    const view = this.view;
+    const deadline = st && st.deadline ? (st.deadline + this.clockOffset) * 1000 : null;
+    const flip = st && st.flip ? { card: st.flip.card, count: st.flip.value, seat: st.flip.first_drawer } : null;
+    const center = !view || (st && st.status !== "playing" && !view.over) ? this.waitingBox() : null;
+    this.tableView.update({
+      view,
+      me: st ? st.you : null,
+      players: this.players(),
+      totals: st ? st.totals : null,
+      deadline,
+      flip,
+      centerExtra: center,
+    });
+    this.renderOverlay();
+  }
+
+  async renderOverlay() {
+    const st = this.tstate;
+    const view = this.view;
+    const over = Boolean(view && view.over && view.result && st && st.status !== "playing");
+    if (!over || this.dismissed === st.game_id) {
+      this.overlay.classList.add("hidden");
+      this.overlayFor = null;
+      if (over) this.tableView.update({ ...this.tableView.state, centerExtra: this.nextBox() });
+      return;
+    }
+    const gameId = st.game_id;
+    let proof = this.reveals[gameId];
+    if (!proof && gameId !== null && gameId !== undefined && !this.fetching) {
+      this.fetching = true;
+      try {
+        const record = await api("GET", `/api/games/${gameId}/record`);
+        const meta = record.meta || {};
+        this.reveals[gameId] = { commitment: meta.commitment, salt: meta.salt, deck: record.deck };
+      } catch {
+        this.reveals[gameId] = null;
+      } finally {
+        this.fetching = false;
+      }
+      if (this.tstate && this.tstate.game_id === gameId) this.renderOverlay();
+      return;
+    }
+    const names = [0, 1, 2, 3].map((s) => seatName({ players: this.players() }, s));
+    const me = st.you;
+    const buttons = [];
+    const mineReady = me !== null && me !== undefined && st.seats[me].ready;
+    if (me !== null && me !== undefined && st.status === "between") {
+      buttons.push({
+        label: mineReady ? t("ready_waiting") : t("next_game"),
+        action: "next-game",
+        primary: true,
+        disabled: mineReady,
+        onClick: () => this.act("ready", {}),
+      });
+    }
+    buttons.push({ label: t("open_replay"), action: "open-replay", onClick: () => this.h.onReplay(gameId) });
+    buttons.push({ label: "✕", action: "close-result", onClick: () => {
+      this.dismissed = gameId;
+      this.renderOverlay();
+    } });
+    this.overlay.innerHTML = "";
+    this.overlay.append(resultPanel({ view, names, totals: st.totals, proof, buttons }));
+    this.overlay.classList.remove("hidden");
+    this.overlayFor = gameId;
+  }
+
+  nextBox() {
+    const st = this.tstate;
+    const box = el("div", "waiting-box");
+    box.style.pointerEvents = "auto";
+    const me = st.you;
+    if (me !== null && me !== undefined && st.status === "between") {
+      const ready = st.seats[me].ready;
+      const b = el("button", "btn", ready ? t("ready_waiting") : t("next_game"));
+      b.dataset.action = "next-game";
+      b.disabled = ready;
+      b.addEventListener("click", () => this.act("ready", {}));
+      box.append(b);
+    }
+    const show = el("button", "btn secondary", t("result"));
+    show.addEventListener("click", () => {
+      this.dismissed = null;
+      this.renderOverlay();
+    });
+    box.append(show);
+    return box;
+  }
+}
