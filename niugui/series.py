@@ -61,4 +61,5 @@ class Series:
         """Count a finished game: add its scores (R36), and its 上游 draws first next (R8)."""
         self.games += 1
         self.totals = [total + change for total, change in zip(self.totals, result.scores, strict=True)]
-        self.next_first_drawer = result.finish[0] if result.finish and result.outcome != "escape" else None
+        # finish[0] is the 上游 (R30), also of a game that later ended by escape; none went out: designate.
+        self.next_first_drawer = result.finish[0] if result.finish else None
