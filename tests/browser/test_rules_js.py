@@ -1,0 +1,177 @@
+"""The page's JavaScript port of the rules (js/rules.js, js/fairness.js) agrees with the engine.
+
+The page computes the reason a selection cannot be played (R14, R17, R22, R24–R26) and replays game
+records (R7–R35) itself, so these check it, case by case, against the Python engine.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+import pytest
+
+from niugui import Game, classify, parse_cards
+from niugui.cards import CARDS
+
+IMPORT = """async ({code, arg}) => {
+  const rules = await import('/js/rules.js');
+  const fairness = await import('/js/fairness.js');
+  return (new Function('rules', 'fairness', 'arg', code))(rules, fairness, arg);
+}"""
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any, static_url: str) -> Any:
+    page = browser.new_page()
+    page.goto(f"{static_url}/index.html#/replay")
+    yield page
+    page.close()
+
+
+def run(page: Any, code: str, arg: Any) -> Any:
+    return page.evaluate(IMPORT, {"code": code, "arg": arg})
+
+
+def _random_game(seed: int) -> Game:
+    rng = random.Random(seed)
+    game = Game.deal(seed=seed, first_drawer=seed % 4)
+    while not game.over:
+        plays = game.legal_plays()
+        if game.can_pass() and (not plays or rng.random() < 0.35):
+            game.pass_turn()
+        else:
+            game.play(rng.choice(plays))
+    return game
+
+
+def _card_sets(rng: random.Random) -> list[list[str]]:
+    """Valid combinations of every kind (from legal plays) and random sets, mostly not combinations."""
+    sets: list[list[str]] = []
+    for seed in range(6):
+        game = Game.deal(seed=seed, first_drawer=0)
+        game.play(game.legal_plays()[0])
+        sets += [[str(c) for c in p] for p in game.legal_plays()]
+    for _ in range(1500):
+        size = rng.choice([1, 2, 2, 3, 4, 5, 5, 5, 6])
+        sets.append([str(c) for c in rng.sample(CARDS, size)])
+    return sets
+
+
+def test_classify_and_beats_match_the_engine(page: Any) -> None:
+    """R13–R25: the same kind for every set, and the same answer to "does a beat b" (R17, R24)."""
+    rng = random.Random(5)
+    sets = _card_sets(rng)
+    got = run(page, "return arg.map((s) => { const c = rules.classify(s); return c && c.kind; });", sets)
+    expected = [(c.kind if (c := classify(parse_cards(s))) else None) for s in sets]
+    assert got == expected
+    combos = [s for s, kind in zip(sets, expected, strict=True) if kind]
+    pairs = [(rng.choice(combos), rng.choice(combos)) for _ in range(3000)]
+    js_beats = run(
+        page, "return arg.map(([a, b]) => rules.beats(rules.classify(a), rules.classify(b)));", pairs
+    )
+    py_beats = [classify(parse_cards(a)).beats(classify(parse_cards(b))) for a, b in pairs]  # type: ignore[union-attr]
+    assert js_beats == py_beats
+    assert any(py_beats) and not all(py_beats)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_replay_matches_the_engine_step_by_step(page: Any, seed: int) -> None:
+    """R7–R35: replaying a record in the page gives the engine's public state after every action."""
+    game = _random_game(seed)
+    record = game.to_record()
+    expected = []
+    replay = Game.from_record({**record, "actions": [], "result": None})
+    keys = ("to_move", "counts", "marks", "finish", "trick", "current", "over")
+    for action in record["actions"]:
+        if "play" in action:
+            replay.play(action["play"])
+        elif "pass" in action:
+            replay.pass_turn()
+        else:
+            replay.escape(action["seat"])
+        view = replay.view(None)
+        expected.append({k: view[k] for k in keys})
+    code = """
+      const g = new rules.ReplayGame(arg.record);
+      const out = [];
+      for (let i = 1; i <= arg.record.actions.length; i++) {
+        g.goTo(i);
+        const v = g.view(null);
+        out.push(Object.fromEntries(arg.keys.map((k) => [k, v[k]])));
+      }
+      g.goTo(3); g.goTo(1);  // backwards too
+      const back = g.view(null).counts;
+      g.goTo(arg.record.actions.length);
+      return {out, result: g.result, back};
+    """
+    got = run(page, code, {"record": record, "keys": list(keys)})
+    assert got["out"] == expected
+    assert got["result"] == record["result"]
+    assert got["back"] == Game.from_record({**record, "actions": record["actions"][:1], "result": None}).view(None)[
+        "counts"
+    ]
+
+
+def test_replay_escape_scores_minus_nine(page: Any) -> None:
+    """R35: an escape ends the game with −9 for the seat that left."""
+    game = Game.deal(seed=9, first_drawer=2)
+    game.play(game.legal_plays()[0])
+    game.escape(1)
+    got = run(page, "const g = new rules.ReplayGame(arg); g.goTo(99); return g.result;", game.to_record())
+    assert got == game.to_record()["result"]
+
+
+def _view_with(current: list[str] | None, hand: list[str], counts_sum: int = 40) -> dict[str, Any]:
+    counts = [len(hand), 13, 13, counts_sum - len(hand) - 26]
+    return {
+        "seat": 0, "to_move": 0, "counts": counts, "over": False, "hand": hand,
+        "current": None if current is None else {"seat": 1, "play": current, "kind": "x"},
+        "legal_plays": [], "can_pass": current is not None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("selected", "current", "counts_sum", "rule"),
+    [
+        (["C5"], None, 54, "R26"),  # the first play must contain ♦4
+        (["BJ", "RJ"], None, 40, "R14"),  # jokers never pair
+        (["C5"], ["S9"], 40, "R17"),  # does not beat
+        (["C5", "D5"], ["S9"], 40, "R17"),  # a pair on a single
+        (["C5", "C6", "C7", "C8", "D9"], ["S9"], 40, "R24"),  # five-card on a loose play
+        (["C5", "C6", "C7", "C8", "RJ"], None, 40, "R22"),  # a joker in a straight
+        (["C5", "H6"], None, 40, "R25"),  # no combination
+    ],
+)
+def test_reasons_name_the_rule(page: Any, selected: list[str], current: list[str] | None, counts_sum: int,
+                               rule: str) -> None:
+    view = _view_with(current, [*selected, "SA"], counts_sum)
+    verdict = run(page, "return rules.judgeSelection(arg.view, arg.selected);", {"view": view, "selected": selected})
+    assert verdict["ok"] is False
+    assert verdict["rule"] == rule
+
+
+def test_a_legal_selection_is_accepted(page: Any) -> None:
+    view = _view_with(["S9"], ["C5", "SA"])
+    view["legal_plays"] = [["SA"]]
+    verdict = run(page, "return rules.judgeSelection(arg, ['SA']);", view)
+    assert verdict == {"ok": True}
+
+
+def test_commitment_hash_matches_hashlib(page: Any) -> None:
+    """The fairness check hashes salt:deck exactly as the server's scheme says (SHA-256), with and
+    without crypto.subtle."""
+    deck = [str(c) for c in Game.deal(seed=4).to_record()["deck"]]
+    salt = "ab" * 32
+    text = f"{salt}:{','.join(deck)}"
+    expected = hashlib.sha256(text.encode()).hexdigest()
+    got = run(
+        page,
+        """return fairness.sha256Hex(fairness.commitmentInput(arg.salt, arg.deck)).then((h) =>
+             [h, fairness.sha256HexFallback(new TextEncoder().encode(arg.text)),
+              fairness.sha256HexFallback(new TextEncoder().encode('')),
+              fairness.sha256HexFallback(new TextEncoder().encode('x'.repeat(119)))]);""",
+        {"salt": salt, "deck": deck, "text": text},
+    )
+    assert got == [expected, expected, hashlib.sha256(b"").hexdigest(), hashlib.sha256(b"x" * 119).hexdigest()]
