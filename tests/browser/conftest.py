@@ -42,7 +42,7 @@ DESKTOP = {"width": 1280, "height": 800}
 def browser() -> Iterator[Any]:
     """One headless Chromium for the whole session."""
     if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (browser tests need Debian's chromium)")
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/ensure-chromium.sh (the browser tests need it)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
@@ -59,7 +59,7 @@ def free_port() -> int:
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
 
@@ -80,10 +80,9 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"niugui serve exited with status {proc.returncode}")
-        with contextlib.suppress(OSError):
-            with urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
-                if response.status == 200:
-                    return
+        with contextlib.suppress(OSError), urllib.request.urlopen(f"{url}/healthz", timeout=1) as response:
+            if response.status == 200:
+                return
         time.sleep(0.1)
     raise RuntimeError("niugui serve did not answer /healthz in time")
 
