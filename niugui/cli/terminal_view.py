@@ -13,6 +13,7 @@ seat, so the screen can show no more than the seat may know (R11, R12).
 
 from __future__ import annotations
 
+import functools
 import io
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -58,7 +59,7 @@ def play_text(codes: Sequence[str], kind: str, lang: str = "zh") -> Text:
 
 def plain(renderable: RenderableType, width: int = 120) -> str:
     """A renderable as plain text without colour (for tests and logs)."""
-    console = Console(width=width, color_system=None, force_terminal=False, file=io.StringIO())
+    console = _plain_console(width)
     with console.capture() as capture:
         console.print(renderable)
     return capture.get().rstrip("\n")
@@ -68,6 +69,11 @@ def with_cards(lang: str, key: str, cards: Text, style: str = "", **values: Any)
     """The text ``key`` with coloured ``cards`` in place of its ``{cards}`` field."""
     before, _, after = tr(lang, key, cards="\x00", **values).partition("\x00")
     return Text(before, style=style).append_text(cards).append(after, style=style)
+
+
+@functools.cache
+def _plain_console(width: int) -> Console:
+    return Console(width=width, color_system=None, force_terminal=False, file=io.StringIO())
 
 
 def who(view: View, seat: int, lang: str) -> str:
