@@ -127,19 +127,26 @@ def legal_plays(hand: Iterable[str], current: Sequence[str] | None, opening: boo
     of the game must contain ♦4 (R26).
     """
     cards = sorted(hand)
-    target = classify(current) if current is not None else None
-    out: set[frozenset[str]] = set()
-    for size in range(1, 6):
-        for subset in combinations(cards, size):
-            if opening and "D4" not in subset:
-                continue
-            got = classify(subset)
-            if got is None:
-                continue
-            if target is not None and not beats(got, target):
-                continue
-            out.add(frozenset(subset))
-    return out
+    return {
+        frozenset(subset)
+        for size in range(1, 6)
+        for subset in combinations(cards, size)
+        if may_play(subset, current, opening)
+    }
+
+
+def may_play(cards: Sequence[str], current: Sequence[str] | None, opening: bool) -> bool:
+    """R25, R17/R24, R26: a combination, beating the play to beat if any, with ♦4 if it opens the game."""
+    if opening and "D4" not in cards:
+        return False
+    got = classify(cards)
+    if got is None:
+        return False
+    if current is None:
+        return True
+    target = classify(current)
+    assert target is not None
+    return beats(got, target)
 
 
 def canonical(plays: Iterable[Iterable[str]]) -> list[tuple[str, ...]]:
