@@ -180,14 +180,38 @@ class UpdateSettings(Message):
 
 
 ClientMessage = Annotated[
-    Ping | ListTables | CreateTable | Watch | Sit | Stand | Leave | Ready | Play | Pass | Autoplay
-    | FillBots | UpdateSettings,
+    Ping
+    | ListTables
+    | CreateTable
+    | Watch
+    | Sit
+    | Stand
+    | Leave
+    | Ready
+    | Play
+    | Pass
+    | Autoplay
+    | FillBots
+    | UpdateSettings,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES: dict[str, type[Message]] = {
     cls.model_fields["type"].annotation.__args__[0]: cls  # type: ignore[union-attr]
-    for cls in (Ping, ListTables, CreateTable, Watch, Sit, Stand, Leave, Ready, Play, Pass, Autoplay,
-                FillBots, UpdateSettings)
+    for cls in (
+        Ping,
+        ListTables,
+        CreateTable,
+        Watch,
+        Sit,
+        Stand,
+        Leave,
+        Ready,
+        Play,
+        Pass,
+        Autoplay,
+        FillBots,
+        UpdateSettings,
+    )
 }
 
 # ---- what the server sends ----------------------------------------------------------------------
@@ -406,8 +430,20 @@ class EvTableFinished(Message):
 
 
 TableEvent = Annotated[
-    EvTableCreated | EvSeatTaken | EvSeatLeft | EvSettings | EvReady | EvFlip | EvDeal | EvPlay | EvPass
-    | EvEscape | EvAutoplay | EvPresence | EvGameOver | EvTableFinished,
+    EvTableCreated
+    | EvSeatTaken
+    | EvSeatLeft
+    | EvSettings
+    | EvReady
+    | EvFlip
+    | EvDeal
+    | EvPlay
+    | EvPass
+    | EvEscape
+    | EvAutoplay
+    | EvPresence
+    | EvGameOver
+    | EvTableFinished,
     Field(discriminator="kind"),
 ]
 
@@ -511,10 +547,15 @@ def schemas_markdown() -> str:
     sections = [
         ("Client → server", CLIENT_ADAPTER.json_schema()),
         ("Server → client", SERVER_ADAPTER.json_schema(by_alias=True)),
-        ("HTTP bodies", {"GuestRequest": GuestRequest.model_json_schema(),
-                         "RegisterRequest": RegisterRequest.model_json_schema(),
-                         "LoginRequest": LoginRequest.model_json_schema(),
-                         "SessionResponse": SessionResponse.model_json_schema()}),
+        (
+            "HTTP bodies",
+            {
+                "GuestRequest": GuestRequest.model_json_schema(),
+                "RegisterRequest": RegisterRequest.model_json_schema(),
+                "LoginRequest": LoginRequest.model_json_schema(),
+                "SessionResponse": SessionResponse.model_json_schema(),
+            },
+        ),
     ]
     for title, schema in sections:
         parts += [f"### {title}", "", "```json", json.dumps(schema, indent=1, ensure_ascii=False), "```", ""]

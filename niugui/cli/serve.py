@@ -1,0 +1,107 @@
+"""``niugui serve``: the online game server (HTTP + WebSocket on uvicorn), SQLite in a data directory
+by default, PostgreSQL with ``--db postgresql+psycopg://...``. The schema is migrated at startup."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+PROG = "niugui serve"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the online game server",
+        description="Run the online game server: the web page at /, the API under /api, the "
+        "WebSocket at /ws (docs/protocol.md). Data lives in an SQLite database in --data "
+        "unless --db gives a database URL.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=Path("niugui-data"),
+        metavar="DIR",
+        help="data directory for the SQLite database (default ./niugui-data)",
+    )
+    parser.add_argument(
+        "--db", metavar="URL", help="SQLAlchemy database URL, e.g. postgresql+psycopg://user@host/db"
+    )
+    parser.add_argument(
+        "--grace",
+        type=float,
+        default=120.0,
+        metavar="SECONDS",
+        help="how long a disconnected player may stay away mid-game before it is an escape (default 120)",
+    )
+    parser.add_argument(
+        "--bot-delay",
+        type=float,
+        default=0.8,
+        metavar="SECONDS",
+        help="pause before a bot or 托管 plays (default 0.8)",
+    )
+    parser.add_argument(
+        "--rate-limit",
+        type=float,
+        default=20.0,
+        metavar="PER_SECOND",
+        help="messages per second per connection (default 20, burst twice that)",
+    )
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..server import logs
+    from ..server.app import WS_HARD_LIMIT, create_app
+    from ..server.config import Config
+
+    for name, value in (
+        ("--grace", args.grace),
+        ("--bot-delay", args.bot_delay),
+        ("--rate-limit", args.rate_limit),
+    ):
+        if value < 0 or (name == "--rate-limit" and value == 0):
+            print(f"{PROG}: {name} must be positive", file=sys.stderr)
+            return 2
+    if not 0 < args.port < 65536:
+        print(f"{PROG}: --port must be 1..65535", file=sys.stderr)
+        return 2
+    config = Config(
+        host=args.host,
+        port=args.port,
+        data_dir=args.data,
+        db_url=args.db,
+        grace_seconds=args.grace,
+        bot_delay=args.bot_delay,
+        rate_limit=args.rate_limit,
+        rate_burst=2 * args.rate_limit,
+        log_level=args.log_level,
+    )
+    logs.setup(args.log_level)
+    try:
+        app = create_app(config)
+    except Exception as error:  # e.g. an unusable data directory
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 1
+    print(f"niugui server on http://{args.host}:{args.port}/ (data: {args.db or args.data})", flush=True)
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=args.host,
+            port=args.port,
+            ws_max_size=WS_HARD_LIMIT,
+            log_level=args.log_level,
+            access_log=False,
+            lifespan="on",
+        )
+    )
+    server.run()
+    return 0 if server.started else 1

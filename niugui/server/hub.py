@@ -1,0 +1,208 @@
+"""The hub: every table in memory, rebuilt from the store at startup, and the routing of client requests."""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+from typing import Any
+
+from . import logs
+from .config import Config
+from .metrics import Metrics
+from .protocol import (
+    Autoplay,
+    CreateTable,
+    FillBots,
+    Leave,
+    ListTables,
+    Message,
+    Pass,
+    Ping,
+    Play,
+    Ready,
+    Sit,
+    Stand,
+    TableSettings,
+    UpdateSettings,
+    Watch,
+)
+from .runtime import Client, Fault, TableRuntime
+from .store import Store
+
+_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def _short_id(length: int) -> str:
+    return "".join(secrets.choice(_ALPHABET) for _ in range(length))
+
+
+class Hub:
+    def __init__(self, store: Store, config: Config, metrics: Metrics) -> None:
+        self.store = store
+        self.config = config
+        self.metrics = metrics
+        self.tables: dict[str, TableRuntime] = {}
+        self.clients: dict[Client, set[str]] = {}  # connection -> tables it is subscribed to
+
+    # ---- startup ---------------------------------------------------------------------------------
+
+    def restore(self) -> None:
+        """Rebuild every unfinished table by replaying its stored events; re-arm timers."""
+        for table_id in self.store.table_ids():
+            table = self._rebuild(table_id)
+            self.tables[table_id] = table
+            table.resume()
+        self.metrics.tables.set(len(self.tables))
+        logs.info("tables restored", tables=len(self.tables))
+
+    def _rebuild(self, table_id: str) -> TableRuntime:
+        row = self.store.table_row(table_id)
+        assert row is not None
+        events = self.store.events(table_id)
+        first = events[0].payload
+        table = self._new_runtime(
+            table_id, row["creator"], row["code"], TableSettings.model_validate(first["settings"])
+        )
+        table.restoring = True
+        for stored in events:
+            table.reduce(stored.seq, stored.created_at, stored.payload)
+        return table
+
+    def _new_runtime(
+        self, table_id: str, creator: str, code: str | None, settings: TableSettings
+    ) -> TableRuntime:
+        table = TableRuntime(
+            id=table_id,
+            creator=creator,
+            code=code,
+            settings=settings,
+            store=self.store,
+            config=self.config,
+            metrics=self.metrics,
+        )
+        table.on_reload = self._reload
+        return table
+
+    def _reload(self, broken: TableRuntime) -> None:
+        """After a failed write: drop the in-memory table and rebuild it from what was stored."""
+        broken.cancel_timer()
+        try:
+            table = self._rebuild(broken.id)
+        except Exception:
+            logs.exception("could not reload the table", table=broken.id)
+            return
+        table.subscribers = broken.subscribers
+        self.tables[broken.id] = table
+        table.restoring = False
+        for client in list(table.subscribers):
+            seat = table.seat_of(client.account_id)
+            client.send(
+                {
+                    "type": "snapshot",
+                    "table": table.id,
+                    "seq": table.seq,
+                    "view": table.view(seat, history=True),
+                    "state": table.state(seat),
+                }
+            )
+        table.arm_turn()
+
+    # ---- connections -----------------------------------------------------------------------------
+
+    def connect(self, client: Client) -> dict[str, Any]:
+        self.clients[client] = set()
+        seats = []
+        for table in self.tables.values():
+            seat = table.seat_of(client.account_id)
+            if seat is not None:
+                seats.append({"table": table.id, "seat": seat})
+        return {"seats": seats}
+
+    def disconnect(self, client: Client) -> None:
+        for table_id in self.clients.pop(client, set()):
+            table = self.tables.get(table_id)
+            if table is not None:
+                with contextlib.suppress(Fault):
+                    table.unsubscribe(client)
+
+    # ---- requests --------------------------------------------------------------------------------
+
+    def handle(self, client: Client, message: Message) -> dict[str, Any]:
+        """Carry out a request; the ack's fields (``seq``, ``data``). Raises :class:`Fault`."""
+        if isinstance(message, Ping):
+            return {}
+        if isinstance(message, ListTables):
+            return {"data": {"tables": self.lobby(client.account_id)}}
+        if isinstance(message, CreateTable):
+            table = self.create_table(client, message.settings)
+            self._subscribe(client, table, None)
+            return {"seq": table.seq, "data": {"table": table.summary(client.account_id)}}
+        table = self._table(getattr(message, "table"))  # noqa: B009 - every other message names a table
+        if isinstance(message, Watch):
+            self._check_code(client, table, message.code)
+            self._subscribe(client, table, message.last_seq)
+            return {"seq": table.seq, "data": {"seat": table.seat_of(client.account_id)}}
+        if isinstance(message, Sit):
+            self._check_code(client, table, message.code)
+            self.clients.setdefault(client, set()).add(table.id)
+            seat = table.sit(client, message.seat)
+            return {"seq": table.seq, "data": {"seat": seat}}
+        if isinstance(message, Stand):
+            table.stand(client)
+        elif isinstance(message, Leave):
+            if table.seat_of(client.account_id) is not None:
+                table.stand(client)
+            table.unsubscribe(client)
+            self.clients.get(client, set()).discard(table.id)
+        elif isinstance(message, Ready):
+            table.ready(client)
+        elif isinstance(message, Play):
+            table.act(client, list(message.cards))
+        elif isinstance(message, Pass):
+            table.act(client, None)
+        elif isinstance(message, Autoplay):
+            table.set_autoplay(client, message.on)
+        elif isinstance(message, FillBots):
+            table.fill_bots(client)
+        elif isinstance(message, UpdateSettings):
+            table.update_settings(client, message.settings)
+        else:  # pragma: no cover - the protocol models and this list change together
+            raise Fault("unknown_type", f"no handler for {type(message).__name__}")
+        return {"seq": table.seq}
+
+    def lobby(self, account_id: str | None = None) -> list[dict[str, Any]]:
+        return [
+            t.summary(account_id)
+            for t in self.tables.values()
+            if not t.settings.private and t.status != "finished"
+        ]
+
+    def create_table(self, client: Client, settings: TableSettings) -> TableRuntime:
+        table_id = _short_id(8)
+        code = _short_id(6) if settings.private else None
+        table = self._new_runtime(table_id, client.account_id, code, settings)
+        event = {"kind": "table_created", "settings": settings.model_dump(), "creator": client.account_id}
+        self.store.create_table(table_id, client.account_id, code, event)
+        table.reduce(1, logs.now(), event)
+        self.tables[table_id] = table
+        self.metrics.tables.set(len(self.tables))
+        logs.info("table created", table=table_id, private=settings.private)
+        return table
+
+    def _table(self, table_id: str) -> TableRuntime:
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Fault("not_found", f"no table {table_id!r}")
+        return table
+
+    def _check_code(self, client: Client, table: TableRuntime, code: str | None) -> None:
+        if not table.settings.private or client.account_id == table.creator:
+            return
+        if table.seat_of(client.account_id) is not None:
+            return
+        if code is None or not secrets.compare_digest(code, table.code or ""):
+            raise Fault("not_found", f"no table {table.id!r} with that join code")
+
+    def _subscribe(self, client: Client, table: TableRuntime, last_seq: int | None) -> None:
+        self.clients.setdefault(client, set()).add(table.id)
+        table.subscribe(client, last_seq)

@@ -1,0 +1,426 @@
+"""Persistence: accounts and sessions, tables and their event log, games, and the score ledger.
+
+SQLAlchemy Core over SQLite (the default, in the data directory) or PostgreSQL, the same code for
+both. The schema is created and upgraded by the Alembic migrations in ``niugui/server/migrations``,
+run by :meth:`Store.migrate` at startup. Every table event is appended here before it is broadcast.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.engine import Connection, Engine
+
+metadata = sa.MetaData()
+
+accounts = sa.Table(
+    "accounts",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("nickname", sa.String(64), nullable=False),
+    sa.Column("username", sa.String(64), nullable=True, unique=True),
+    sa.Column("password_hash", sa.String(256), nullable=True),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+sessions = sa.Table(
+    "sessions",
+    metadata,
+    sa.Column("token_hash", sa.String(64), primary_key=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+tables = sa.Table(
+    "tables",
+    metadata,
+    sa.Column("id", sa.String(32), primary_key=True),
+    sa.Column("creator", sa.String(32), nullable=False),
+    sa.Column("code", sa.String(16), nullable=True),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("last_seq", sa.Integer, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+table_events = sa.Table(
+    "table_events",
+    metadata,
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), primary_key=True),
+    sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(32), nullable=False),
+    sa.Column("payload", sa.Text, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+games = sa.Table(
+    "games",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False, index=True),
+    sa.Column("game_no", sa.Integer, nullable=False),
+    sa.Column("first_drawer", sa.Integer, nullable=False),
+    sa.Column("deck", sa.Text, nullable=False),
+    sa.Column("salt", sa.String(64), nullable=False),
+    sa.Column("commitment", sa.String(64), nullable=False),
+    sa.Column("meta", sa.Text, nullable=False),
+    sa.Column("status", sa.String(16), nullable=False),
+    sa.Column("result", sa.Text, nullable=True),
+    sa.Column("record", sa.Text, nullable=True),
+    sa.Column("started_at", sa.Float, nullable=False),
+    sa.Column("finished_at", sa.Float, nullable=True),
+)
+ledger = sa.Table(
+    "ledger",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False, index=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("seat", sa.Integer, nullable=False),
+    sa.Column("account_id", sa.String(32), nullable=True, index=True),
+    sa.Column("nickname", sa.String(64), nullable=False),
+    sa.Column("delta", sa.Integer, nullable=False),
+    sa.Column("outcome", sa.String(16), nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class AccountRow:
+    id: str
+    nickname: str
+    username: str | None
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    seq: int
+    kind: str
+    payload: dict[str, Any]
+    created_at: float
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    table_id: str
+    game_no: int
+    first_drawer: int
+    deck: list[str]
+    salt: str
+    commitment: str
+    meta: dict[str, Any]
+    status: str
+    record: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class LedgerEntry:
+    seat: int
+    account_id: str | None
+    nickname: str
+    delta: int
+
+
+def sqlite_url(data_dir: Path) -> str:
+    return f"sqlite:///{data_dir / 'niugui.sqlite3'}"
+
+
+class Store:
+    """All database access. Methods run synchronously; each write is one transaction."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine: Engine = sa.create_engine(url, future=True, pool_pre_ping=not url.startswith("sqlite"))
+        if self.engine.dialect.name == "sqlite":
+            sa.event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    def migrate(self) -> None:
+        """Create or upgrade the schema to the newest migration (Alembic, kept in the package)."""
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def _tx(self) -> Iterator[Connection]:
+        with self.engine.begin() as connection:
+            yield connection
+
+    # ---- accounts -----------------------------------------------------------------------------
+
+    def create_account(self, account_id: str, nickname: str, token_hash: str) -> AccountRow:
+        now = time.time()
+        with self._tx() as c:
+            c.execute(accounts.insert().values(id=account_id, nickname=nickname, created_at=now))
+            c.execute(sessions.insert().values(token_hash=token_hash, account_id=account_id, created_at=now))
+        return AccountRow(account_id, nickname, None)
+
+    def add_session(self, account_id: str, token_hash: str) -> None:
+        with self._tx() as c:
+            c.execute(
+                sessions.insert().values(token_hash=token_hash, account_id=account_id, created_at=time.time())
+            )
+
+    def account_by_token_hash(self, token_hash: str) -> AccountRow | None:
+        with self._tx() as c:
+            row = c.execute(
+                sa.select(accounts.c.id, accounts.c.nickname, accounts.c.username)
+                .join(sessions, sessions.c.account_id == accounts.c.id)
+                .where(sessions.c.token_hash == token_hash)
+            ).first()
+        return None if row is None else AccountRow(row.id, row.nickname, row.username)
+
+    def credentials(self, username: str) -> tuple[AccountRow, str] | None:
+        with self._tx() as c:
+            row = c.execute(sa.select(accounts).where(accounts.c.username == username)).first()
+        if row is None or row.password_hash is None:
+            return None
+        return AccountRow(row.id, row.nickname, row.username), row.password_hash
+
+    def set_credentials(
+        self, account_id: str, username: str, password_hash: str, nickname: str | None
+    ) -> bool:
+        """Register an account; False when the username is taken."""
+        values: dict[str, Any] = {"username": username, "password_hash": password_hash}
+        if nickname:
+            values["nickname"] = nickname
+        try:
+            with self._tx() as c:
+                c.execute(accounts.update().where(accounts.c.id == account_id).values(**values))
+        except sa.exc.IntegrityError:
+            return False
+        return True
+
+    def account(self, account_id: str) -> AccountRow | None:
+        with self._tx() as c:
+            row = c.execute(sa.select(accounts).where(accounts.c.id == account_id)).first()
+        return None if row is None else AccountRow(row.id, row.nickname, row.username)
+
+    # ---- tables and their events ----------------------------------------------------------------
+
+    def create_table(self, table_id: str, creator: str, code: str | None, event: dict[str, Any]) -> None:
+        """A new table with its first event (seq 1)."""
+        now = time.time()
+        with self._tx() as c:
+            c.execute(
+                tables.insert().values(
+                    id=table_id,
+                    creator=creator,
+                    code=code,
+                    status="waiting",
+                    last_seq=1,
+                    created_at=now,
+                    updated_at=now,
+                )
+            )
+            c.execute(
+                table_events.insert().values(
+                    table_id=table_id, seq=1, kind=event["kind"], payload=_dump(event), created_at=now
+                )
+            )
+
+    def append(self, table_id: str, seq: int, event: dict[str, Any], status: str) -> float:
+        """Append one event (before it is broadcast); returns its time."""
+        now = time.time()
+        with self._tx() as c:
+            _append(c, table_id, seq, event, status, now)
+        return now
+
+    def start_game(
+        self, table_id: str, seq: int, event: dict[str, Any], game: dict[str, Any]
+    ) -> tuple[int, float]:
+        """Store a new game (deck, salt, commitment) and its ``deal`` event in one transaction.
+
+        ``event`` gets the new game's id as ``game_id``; returns (game id, time).
+        """
+        now = time.time()
+        with self._tx() as c:
+            inserted = c.execute(
+                games.insert().values(
+                    table_id=table_id,
+                    game_no=game["game_no"],
+                    first_drawer=game["first_drawer"],
+                    deck=",".join(game["deck"]),
+                    salt=game["salt"],
+                    commitment=game["commitment"],
+                    meta=_dump(game["meta"]),
+                    status="playing",
+                    started_at=now,
+                )
+            ).inserted_primary_key
+            assert inserted is not None
+            game_id = inserted[0]
+            event["game_id"] = int(game_id)
+            _append(c, table_id, seq, event, "playing", now)
+        return int(game_id), now
+
+    def finish_game(
+        self,
+        table_id: str,
+        seq: int,
+        event: dict[str, Any],
+        status: str,
+        game_id: int,
+        record: dict[str, Any],
+        entries: Sequence[LedgerEntry],
+    ) -> float:
+        """Store a finished game's record and its ledger entries with its ``game_over`` event."""
+        now = time.time()
+        outcome = record["result"]["outcome"]
+        with self._tx() as c:
+            c.execute(
+                games.update()
+                .where(games.c.id == game_id)
+                .values(status="over", result=_dump(record["result"]), record=_dump(record), finished_at=now)
+            )
+            if entries:
+                c.execute(
+                    ledger.insert(),
+                    [
+                        {
+                            "table_id": table_id,
+                            "game_id": game_id,
+                            "seat": e.seat,
+                            "account_id": e.account_id,
+                            "nickname": e.nickname,
+                            "delta": e.delta,
+                            "outcome": outcome,
+                            "created_at": now,
+                        }
+                        for e in entries
+                    ],
+                )
+            _append(c, table_id, seq, event, status, now)
+        return now
+
+    def table_ids(self, include_finished: bool = False) -> list[str]:
+        query = sa.select(tables.c.id).order_by(tables.c.created_at)
+        if not include_finished:
+            query = query.where(tables.c.status != "finished")
+        with self._tx() as c:
+            return [row.id for row in c.execute(query)]
+
+    def table_row(self, table_id: str) -> dict[str, Any] | None:
+        with self._tx() as c:
+            row = c.execute(sa.select(tables).where(tables.c.id == table_id)).first()
+        return None if row is None else dict(row._mapping)
+
+    def events(self, table_id: str, after: int = 0) -> list[StoredEvent]:
+        with self._tx() as c:
+            rows = c.execute(
+                sa.select(table_events)
+                .where(table_events.c.table_id == table_id, table_events.c.seq > after)
+                .order_by(table_events.c.seq)
+            ).all()
+        return [StoredEvent(r.seq, r.kind, json.loads(r.payload), r.created_at) for r in rows]
+
+    def game(self, game_id: int) -> GameRow | None:
+        with self._tx() as c:
+            row = c.execute(sa.select(games).where(games.c.id == game_id)).first()
+        if row is None:
+            return None
+        return GameRow(
+            row.id,
+            row.table_id,
+            row.game_no,
+            row.first_drawer,
+            row.deck.split(","),
+            row.salt,
+            row.commitment,
+            json.loads(row.meta),
+            row.status,
+            None if row.record is None else json.loads(row.record),
+        )
+
+    # ---- ledger, leaderboard, history ---------------------------------------------------------------
+
+    def table_ledger(self, table_id: str) -> list[dict[str, Any]]:
+        with self._tx() as c:
+            rows = c.execute(
+                sa.select(ledger).where(ledger.c.table_id == table_id).order_by(ledger.c.id)
+            ).all()
+        return [dict(r._mapping) for r in rows]
+
+    def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
+        total = sa.func.sum(ledger.c.delta).label("total")
+        count = sa.func.count(ledger.c.id).label("games")
+        query = (
+            sa.select(accounts.c.id, accounts.c.nickname, total, count)
+            .join(ledger, ledger.c.account_id == accounts.c.id)
+            .group_by(accounts.c.id, accounts.c.nickname)
+            .order_by(total.desc(), count.desc(), accounts.c.id)
+            .limit(limit)
+        )
+        with self._tx() as c:
+            return [
+                {"id": r.id, "nickname": r.nickname, "total": int(r.total), "games": int(r.games)}
+                for r in c.execute(query)
+            ]
+
+    def history(self, account_id: str, limit: int = 50) -> list[dict[str, Any]]:
+        query = (
+            sa.select(
+                ledger.c.game_id,
+                ledger.c.table_id,
+                games.c.game_no,
+                ledger.c.seat,
+                ledger.c.delta,
+                ledger.c.outcome,
+                games.c.finished_at,
+            )
+            .join(games, games.c.id == ledger.c.game_id)
+            .where(ledger.c.account_id == account_id)
+            .order_by(ledger.c.id.desc())
+            .limit(limit)
+        )
+        with self._tx() as c:
+            return [
+                {
+                    "game_id": r.game_id,
+                    "table": r.table_id,
+                    "game_no": r.game_no,
+                    "seat": r.seat,
+                    "delta": r.delta,
+                    "outcome": r.outcome,
+                    "finished_at": r.finished_at,
+                }
+                for r in c.execute(query)
+            ]
+
+
+def _append(c: Connection, table_id: str, seq: int, event: dict[str, Any], status: str, now: float) -> None:
+    c.execute(
+        table_events.insert().values(
+            table_id=table_id, seq=seq, kind=event["kind"], payload=_dump(event), created_at=now
+        )
+    )
+    updated = c.execute(
+        tables.update()
+        .where(tables.c.id == table_id, tables.c.last_seq == seq - 1)
+        .values(last_seq=seq, status=status, updated_at=now)
+    )
+    if updated.rowcount != 1:
+        raise RuntimeError(f"table {table_id}: event {seq} does not follow the stored sequence")
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # a killed process loses no committed transaction
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
