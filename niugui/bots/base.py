@@ -19,9 +19,12 @@ from __future__ import annotations
 import importlib
 import logging
 import random
+import signal
+import threading
 import time
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from types import FrameType
+from typing import Any, ClassVar, NamedTuple
 
 Action = list[str] | None
 """Card codes to play, or ``None`` to pass."""
@@ -91,22 +94,78 @@ def is_legal(view: View, action: Action) -> bool:
     return any(sorted(play) == wanted for play in view["legal_plays"])
 
 
-def choose_safely(bot: Bot, view: View, budget: float | None = None) -> Action:
-    """Ask ``bot`` for an action; a bot that raises, answers illegally or overruns ``budget``
-    seconds is logged and replaced by :func:`fallback_action`, so a game never stalls on a bot.
+class BudgetExceeded(BaseException):
+    """Raised inside a bot whose hard time budget ran out (a ``BaseException``, so that a bot's own
+    ``except Exception`` cannot swallow it)."""
+
+
+def _raise_budget(signum: int, frame: FrameType | None) -> None:
+    raise BudgetExceeded
+
+
+def can_interrupt() -> bool:
+    """Whether a hard budget can be enforced here: POSIX interval timers, on the main thread."""
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+def _call_with_deadline(bot: Bot, view: View, seconds: float) -> Action:
+    """``bot.choose(view)``, interrupted by ``SIGALRM`` after ``seconds`` (raises BudgetExceeded)."""
+    previous = signal.signal(signal.SIGALRM, _raise_budget)
+    try:
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            return bot.choose(view)
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+
+
+class Decision(NamedTuple):
+    """What :func:`choose_checked` decided: the action to apply, why the bot's own answer was replaced
+    (``"raised"``, ``"illegal"``, ``"overrun"``; ``None`` when it was not) and the bot's thinking time."""
+
+    action: Action
+    fallback: str | None
+    seconds: float
+
+
+def choose_checked(bot: Bot, view: View, budget: float | None = None, interrupt: bool = False) -> Decision:
+    """The action to apply for ``bot``, with why the bot's own answer was replaced and its time.
+ With ``interrupt`` (and a budget)
+    a bot still thinking when the budget runs out is stopped by a ``SIGALRM`` timer — so even a bot
+    stuck in a loop cannot stall the game — where :func:`can_interrupt` allows it (POSIX, main
+    thread); elsewhere an overrun is only detected once the bot returns.
     """
+    # What is legal is read before the bot runs, so a bot that edits its view cannot change it.
+    allowed: View = {"legal_plays": [list(p) for p in view["legal_plays"]], "can_pass": view.get("can_pass")}
     started = time.perf_counter()
     try:
-        action = bot.choose(view)
+        if interrupt and budget is not None and budget > 0 and can_interrupt():
+            action = _call_with_deadline(bot, view, budget)
+        else:
+            action = bot.choose(view)
+    except BudgetExceeded:
+        log.warning("bot %s was stopped at its %.3fs budget; playing the fallback action", bot.name, budget)
+        return Decision(fallback_action(allowed), "overrun", time.perf_counter() - started)
     except Exception:
         log.exception("bot %s raised; playing the fallback action", bot.name)
-        return fallback_action(view)
+        return Decision(fallback_action(allowed), "raised", time.perf_counter() - started)
     elapsed = time.perf_counter() - started
-    if not is_legal(view, action):
+    if not is_legal(allowed, action):
         log.warning("bot %s chose an illegal action %r; playing the fallback action", bot.name, action)
-        return fallback_action(view)
+        return Decision(fallback_action(allowed), "illegal", elapsed)
     if budget is not None and elapsed > budget:
-        log.warning("bot %s took %.3fs, over its %.3fs budget; playing the fallback action",
-                    bot.name, elapsed, budget)
-        return fallback_action(view)
-    return action
+        log.warning(
+            "bot %s took %.3fs, over its %.3fs budget; playing the fallback action", bot.name, elapsed, budget
+        )
+        return Decision(fallback_action(allowed), "overrun", elapsed)
+    return Decision(action, None, elapsed)
+
+
+def choose_safely(bot: Bot, view: View, budget: float | None = None, interrupt: bool = False) -> Action:
+    """Ask ``bot`` for an action; a bot that raises, answers illegally or overruns ``budget``
+    seconds is logged and replaced by :func:`fallback_action`, so a game never stalls on a bot.
+    With ``interrupt`` the budget is enforced by a timer (see :func:`choose_checked`).
+    """
+    return choose_checked(bot, view, budget, interrupt).action

@@ -28,7 +28,7 @@ from ..combos import FIVE, Combo, classify_mask
 from ..game import SEATS, Game
 from ..moves import plays
 from .base import Action, Bot, View
-from .hand_split import Split, split_hand
+from .hand_split import Split, split_cost, split_hand
 from .knowledge import (
     Sides,
     Situation,
@@ -189,11 +189,11 @@ def _follow(sit: Situation, sides: Sides) -> Combo | None:
         return _over_partner(sit, sides, legal, unseen)
     split = split_hand(hand)
     candidates = _candidates(legal, split)
-    scored: list[tuple[int, int, Combo, Split]] = []
+    scored: list[tuple[int, int, Combo]] = []
     for combo in candidates:
-        after = split_hand(hand ^ combo.mask)
-        scored.append((after.count - (split.count - 1), combo.value, combo, after))
-    delta, _, best, after = min(scored, key=lambda t: (t[0], t[1]))
+        count, _ = split_cost(hand ^ combo.mask)
+        scored.append((count - (split.count - 1), combo.value, combo))
+    delta, _, best = min(scored, key=lambda t: (t[0], t[1]))
     leader_left = sit.counts[sit.current_seat]
     urgent = leader_left <= 3 or threat <= 2
     if leader_left <= 2 or threat == 1:
@@ -205,7 +205,7 @@ def _follow(sit: Situation, sides: Sides) -> Combo | None:
     if delta > allowed:
         return None
     if KEEP_CONTROL and not urgent and not beatable(best, unseen) and lowness(current) >= 4:
-        loose_after = sum(1 for c in after.plays if beatable(c, unseen))
+        loose_after = sum(1 for c in split_hand(hand ^ best.mask).plays if beatable(c, unseen))
         if loose_after >= 3:
             return None  # keep a top card for control rather than spend it on a low play
     return best

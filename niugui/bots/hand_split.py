@@ -20,10 +20,25 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
-from ..combos import WINDOWS, Combo, classify_mask
-from .power import lowness
+from ..combos import (
+    CLASS_SPAN,
+    FIVE,
+    FOUR,
+    FOUR_PLUS_ONE,
+    FULL_HOUSE,
+    PAIR,
+    SINGLE,
+    TRIPLE,
+    WINDOWS,
+    Combo,
+    classify_mask,
+)
 
 JOKERS = 3 << 52
+PLAY_COST = 1000
+"""Each play costs this much; a single adds its lowness (0..12), so the cost orders splits by their
+number of plays first, then by how weak their singles are."""
+_POP = tuple(bin(n).count("1") for n in range(16))
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,47 +53,54 @@ class Split:
         return len(self.plays)
 
 
-def _loose(mask: int) -> tuple[list[Combo], int]:
-    """Group a five-free remainder by rank, then join full houses and four-plus-ones."""
-    fours: list[int] = []
-    triples: list[int] = []
-    pairs: list[int] = []
+def _loose_cost(mask: int) -> int:
+    """The cost of grouping a remainder by rank (fours, triples, pairs, singles, then joins)."""
+    jokers = _POP[mask >> 52 & 3]  # singles of lowness 0; may fill a four plus one (R22)
+    plays = jokers
+    pairs = triples = fours = 0
     singles: list[int] = []
     for rank in range(13):
-        nib = mask >> (4 * rank) & 15
-        if not nib:
+        n = _POP[mask >> (4 * rank) & 15]
+        if not n:
             continue
-        part = nib << (4 * rank)
-        n = nib.bit_count()
-        (singles, pairs, triples, fours)[n - 1].append(part)
-    jokers = mask & JOKERS
-    while jokers:
-        low = jokers & -jokers
-        singles.append(low)
-        jokers ^= low
+        plays += 1
+        if n == 1:
+            singles.append(rank)
+        elif n == 2:
+            pairs += 1
+        elif n == 3:
+            triples += 1
+        else:
+            fours += 1
+    plays -= min(triples, pairs)  # each triple takes the weakest pair: a full house (R20)
+    joined = min(fours, len(singles) + jokers)  # each four takes the weakest single (R21)
+    plays -= joined
+    return PLAY_COST * plays + sum(12 - r for r in singles[joined:])
+
+
+def _loose_plays(mask: int) -> list[Combo]:
+    """The plays of :func:`_loose_cost`'s grouping."""
+    groups: list[list[tuple[int, int]]] = [[], [], [], []]  # by size: (rank, mask)
+    for rank in range(13):
+        nib = mask >> (4 * rank) & 15
+        if nib:
+            groups[_POP[nib] - 1].append((rank, nib << (4 * rank)))
+    singles, pairs, triples, fours = groups
+    singles += [(13 + joker - 52, 1 << joker) for joker in (52, 53) if mask >> joker & 1]
     out: list[Combo] = []
-    for triple in triples:
-        if pairs and pairs[0] >> 44 == 0:  # a full house takes the weakest pair below A (R20)
-            out.append(_combo(triple | pairs.pop(0)))
+    for rank, triple in triples:
+        if pairs:
+            out.append(Combo(triple | pairs.pop(0)[1], FULL_HOUSE, FIVE, 2 * CLASS_SPAN + rank))
         else:
-            out.append(_combo(triple))
-    for four in fours:
-        if singles and singles[0] >> 40 == 0:  # four plus one takes a single below A (R21)
-            out.append(_combo(four | singles.pop(0)))
+            out.append(Combo(triple, TRIPLE, 3, triple.bit_length() - 1))
+    for rank, four in fours:
+        if singles:
+            out.append(Combo(four | singles.pop(0)[1], FOUR_PLUS_ONE, FIVE, 3 * CLASS_SPAN + rank))
         else:
-            out.append(_combo(four))
-    out.extend(_combo(p) for p in pairs)
-    out.extend(_combo(s) for s in singles)
-    cost = 0
-    for combo in out:
-        cost += 100 + (lowness(combo) if combo.group == 1 else 0)
-    return out, cost
-
-
-def _combo(mask: int) -> Combo:
-    combo = classify_mask(mask)
-    assert combo is not None, mask
-    return combo
+            out.append(Combo(four, FOUR, 4, four.bit_length() - 1))
+    out.extend(Combo(m, PAIR, 2, m.bit_length() - 1) for _, m in pairs)
+    out.extend(Combo(m, SINGLE, 1, m.bit_length() - 1) for _, m in singles)
+    return out
 
 
 def five_candidates(hand: int) -> list[int]:
@@ -116,11 +138,10 @@ def five_candidates(hand: int) -> list[int]:
 
 
 @lru_cache(maxsize=1 << 16)
-def split_hand(hand: int) -> Split:
-    """The best split of ``hand`` (a mask) into plays."""
+def _best(hand: int) -> tuple[int, tuple[int, ...]]:
+    """(cost, fives): the cheapest split's cost and its five-card plays (masks)."""
     candidates = [m for m in five_candidates(hand) if classify_mask(m) is not None]
-    plays, cost = _loose(hand)
-    best = Split(tuple(plays), cost)
+    best: tuple[int, tuple[int, ...]] = (_loose_cost(hand), ())
     for size in (1, 2):
         for chosen in combinations(candidates, size):
             union = 0
@@ -129,8 +150,27 @@ def split_hand(hand: int) -> Split:
                     break
                 union |= m
             else:
-                rest, cost = _loose(hand ^ union)
-                cost += 100 * size
-                if cost < best.cost:
-                    best = Split(tuple([*(_combo(m) for m in chosen), *rest]), cost)
+                cost = PLAY_COST * size + _loose_cost(hand ^ union)
+                if cost < best[0]:
+                    best = (cost, chosen)
     return best
+
+
+def split_cost(hand: int) -> tuple[int, int]:
+    """(number of plays, cost) of the best split of ``hand``: cheap, for weighing candidate plays."""
+    cost = _best(hand)[0]
+    return cost // PLAY_COST, cost
+
+
+@lru_cache(maxsize=1 << 14)
+def split_hand(hand: int) -> Split:
+    """The best split of ``hand`` (a mask) into plays."""
+    cost, fives = _best(hand)
+    plays: list[Combo] = []
+    rest = hand
+    for m in fives:
+        combo = classify_mask(m)
+        assert combo is not None
+        plays.append(combo)
+        rest ^= m
+    return Split(tuple(plays + _loose_plays(rest)), cost)

@@ -50,8 +50,9 @@ def _five_beatable(unseen: int, value: int) -> bool:
             common &= nibbles[r]
         if common and 4 * CLASS_SPAN + window * 4 + common.bit_length() - 1 > value:
             return True
-    if cls <= 3 and any(n == 15 and (cls < 3 or r > key) for r, n in enumerate(nibbles)):
-        return True  # four plus one (R21): the four's single can be any other card
+    fours = [r for r, n in enumerate(nibbles) if n == 15]
+    if cls <= 3 and unseen.bit_count() > 4 and any(cls < 3 or r > key for r in fours):
+        return True  # four plus one (R21): a four and any other card
     if cls <= 2:  # full house (R20)
         counts = [n.bit_count() for n in nibbles]
         for r, n in enumerate(counts):

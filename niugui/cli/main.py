@@ -12,7 +12,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("replay", "play", "serve", "verify")
+COMMANDS = ("replay", "play", "serve", "verify", "arena")
 """Subcommand modules in ``niugui.cli``, in the order ``niugui --help`` lists them."""
 
 

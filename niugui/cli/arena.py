@@ -1,0 +1,159 @@
+"""``niugui arena --bots A,B --games N --seed S --workers K``: duplicate matches between two bots.
+
+Every deal is played six times, once per seating of {A, A, B, B} (see :mod:`niugui.arena`), across
+worker processes, with a progress bar. It prints each bot's mean points per game with a 95%
+confidence interval (over deals), win/draw/loss rates, the rate of each outcome, decision times
+p50/p99 and fallbacks, and writes every game as a JSON line (RECORD.md) that ``niugui replay``
+reads: ``sed -n 7p FILE | niugui replay -`` replays the seventh game.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from .. import arena
+from ..bots import load_bot
+
+PROG = "niugui arena"
+OUTCOME_LABELS = {
+    "sweep": "完胜 sweep",
+    "win": "小胜 win",
+    "draw": "免炒 draw",
+    "double_win": "双牛成功 double win",
+    "double_draw": "双牛逃跑 double draw",
+    "double_caught": "活抓双牛 double caught",
+    "escape": "逃跑 escape",
+}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "arena",
+        help="play duplicate matches between two bots and print their strength",
+        description=(
+            "Duplicate matches: every deal is played with each of the six seatings of two bots over "
+            "the four seats, so the luck of the deal cancels out. Prints points per game with 95%% "
+            "confidence intervals (over deals), win/draw rates, outcome rates and decision times, "
+            "and writes every game as a JSON-lines record."
+        ),
+    )
+    parser.add_argument("--bots", required=True, metavar="A,B",
+                        help="two bots: random, basic, expert, search or package.module:Class")
+    parser.add_argument("--games", type=int, default=600, metavar="N",
+                        help="games to play, rounded up to whole deals of 6 (default 600)")
+    parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the deals (default 1)")
+    parser.add_argument("--workers", type=int, default=1, metavar="K", help="worker processes (default 1)")
+    parser.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
+                        help="hard time limit per decision; a bot over it plays the fallback (default 10; "
+                        "0 = none)")
+    parser.add_argument("--out", metavar="FILE",
+                        help="where to write the records (default arena-records/A-vs-B-seedS-Ngames.jsonl)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.set_defaults(run=run)
+
+
+def _fail(message: str) -> int:
+    print(f"{PROG}: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    specs = [s.strip() for s in args.bots.split(",")]
+    if len(specs) != 2 or not all(specs):
+        return _fail(f"--bots takes two bots separated by a comma, like expert,basic (got {args.bots!r})")
+    if args.games < 1:
+        return _fail("--games must be at least 1")
+    if args.workers < 1:
+        return _fail("--workers must be at least 1")
+    if args.budget < 0:
+        return _fail("--budget must be 0 (none) or a positive number of seconds")
+    for spec in specs:
+        try:
+            load_bot(spec)
+        except ValueError as error:
+            return _fail(str(error))
+    out = args.out or arena.default_out(specs, args.games, args.seed)
+    try:
+        writer = arena.RecordWriter(out)
+    except OSError as error:
+        return _fail(f"cannot write {out}: {error.strerror}")
+    deals = arena.deals_for(args.games)
+    console = Console()
+    errors = Console(stderr=True)
+    errors.print(
+        f"{deals * len(arena.ARRANGEMENTS)} games = {deals} deals × {len(arena.ARRANGEMENTS)} seatings "
+        f"of {specs[0]} (A) and {specs[1]} (B); seed {args.seed}; {args.workers} worker(s)"
+    )
+    errors.print(f"records: {out}")
+    started = time.perf_counter()
+    progress = Progress(
+        TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
+        TimeElapsedColumn(), TimeRemainingColumn(), console=errors, disable=args.no_progress,
+    )
+    budget = args.budget or None
+    try:
+        with progress:
+            task = progress.add_task("games", total=deals * len(arena.ARRANGEMENTS))
+
+            def on_deal(reports: list[arena.GameReport]) -> None:
+                writer.add(reports)
+                progress.advance(task, len(reports))
+
+            reports = arena.run(specs, args.games, args.seed, args.workers, budget, on_deal)
+    finally:
+        writer.close()
+    elapsed = time.perf_counter() - started
+    summary = arena.summarise(specs, reports)
+    console.print(bots_table(summary))
+    console.print(outcomes_table(summary))
+    console.print(
+        f"{summary.games} games, {summary.deals} deals, {elapsed:.1f}s. The CI is over deals: a deal's 6 "
+        "seatings share its cards, so each deal is one sample. Win: the seat scored > 0; draw: 0. "
+        f"Decision times over {summary.bots[0].decisions} + {summary.bots[1].decisions} decisions."
+    )
+    console.print(f"records: {out}  (replay game k: sed -n kp {out} | niugui replay -)")
+    return 0
+
+
+def bots_table(summary: arena.Summary) -> Table:
+    table = Table(title="Points per seat per game (mean ± 95% CI over deals)")
+    for name in ("bot", "seat-games", "points", "win", "draw", "loss", "p50 ms", "p99 ms", "fallbacks"):
+        table.add_column(name, justify="left" if name == "bot" else "right", no_wrap=True)
+    for label, bot in zip("AB", summary.bots, strict=True):
+        table.add_row(
+            f"{label} {bot.spec}", str(bot.seat_games), f"{bot.mean:+.3f} ± {bot.ci:.3f}",
+            f"{bot.win:.1%}", f"{bot.draw:.1%}", f"{bot.loss:.1%}",
+            f"{bot.p50_ms:.3f}", f"{bot.p99_ms:.3f}", str(bot.fallbacks),
+        )
+    return table
+
+
+def outcomes_table(summary: arena.Summary) -> Table:
+    table = Table(title="Outcomes: share of games; per bot, share of its seat-games won (+) / lost (−) so")
+    table.add_column("outcome")
+    table.add_column("games", justify="right")
+    for label in "AB":
+        table.add_column(f"{label} +", justify="right")
+        table.add_column(f"{label} −", justify="right")
+    for outcome in arena.OUTCOMES:
+        if outcome == "escape" and not summary.outcomes[outcome]:
+            continue
+        row = [OUTCOME_LABELS[outcome], f"{summary.outcomes[outcome]:.1%}"]
+        for bot in summary.bots:
+            row += [f"{bot.outcomes_won[outcome]:.1%}", f"{bot.outcomes_lost[outcome]:.1%}"]
+        table.add_row(*row)
+    return table
