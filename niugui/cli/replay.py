@@ -12,7 +12,7 @@ the field or action index and the rule.
 >>> game.play("D4")
 >>> print("\\n".join(describe(game.view(None))))  # doctest: +NORMALIZE_WHITESPACE
 对局进行中 game in progress — 1 action: 1 play, 0 passes
-模式 mode           hidden until the game ends or one seat shows both marks (R11)
+模式 mode           hidden until both 牛鬼 cards are played or the game ends (R11)
 先抓牌者 first drawer  seat 0
 轮到 to move         seat 3
 <BLANKLINE>
@@ -236,11 +236,13 @@ def _finished(view: dict[str, Any]) -> list[str]:
 
 def _in_progress(view: dict[str, Any]) -> list[str]:
     marks = view["marks"]
-    shown_both = [seat for seat in range(4) if len(marks[seat]) == 2]
-    if shown_both:
-        mode = f"{mode_name('1v3', 'both')}: seat {shown_both[0]} has shown ♠3 and ♠2 (R11)"
+    shown = [seat for seat in range(4) if marks[seat]]
+    if len(shown) == 1 and len(marks[shown[0]]) == 2:
+        mode = f"{mode_name('1v3', 'both')}: seat {shown[0]} has shown ♠3 and ♠2 (R11)"
+    elif len(shown) == 2:
+        mode = f"{mode_name('2v2', 'both')}: seats {shown[0]} and {shown[1]} have shown ♠3 and ♠2 (R11)"
     else:
-        mode = "hidden until the game ends or one seat shows both marks (R11)"
+        mode = "hidden until both 牛鬼 cards are played or the game ends (R11)"
     lines = _fields(
         [
             (both("模式", "mode"), mode),

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 from niugui import Game
 from niugui.cards import Card
 from niugui.cli.main import main
+from niugui.cli.replay import describe
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -210,7 +211,36 @@ def test_game_in_progress_shows_only_public_state(replay: Callable[..., Run]) ->
     unplayed = [card for seat in range(4) for card in game.hand(seat)]
     for card in unplayed:
         assert card.symbol not in run.out, f"{card} is in a hand and must not be shown (R12)"
-    assert "hidden until the game ends" in run.out  # the sides and the mode are not public (R11)
+    assert "hidden until both 牛鬼 cards are played" in run.out  # the sides and the mode are not public (R11)
+
+
+@pytest.mark.parametrize("double", [True, False])
+def test_mode_is_told_once_both_marks_are_shown(double: bool, tmp_path: Path) -> None:
+    """R11: the mode is public once ♠3 and ♠2 have both been played (by one seat: 1v3)."""
+    for seed in range(300):
+        game = weakest_play_game(seed, seed % 4, limit=200)
+        if game.result is None or (game.result.mode == "1v3") != double:
+            continue
+        for stop in range(len(game.actions())):
+            record = {**game.to_record(), "result": None}
+            partial = Game.from_record({**record, "actions": record["actions"][:stop]})
+            if partial.result is None and sum(len(partial.marks(s)) for s in range(4)) == 2:
+                view = partial.view(None)
+                mode = next(line for line in describe(view) if line.startswith("模式"))
+                assert ("一打三" if double else "二对二") in mode and "(R11)" in mode
+                return
+    raise AssertionError("no game shows both marks before its end")
+
+
+def test_doctests_of_the_replay_and_text_modules() -> None:
+    import doctest
+
+    import niugui.cli.replay
+    import niugui.cli.text
+
+    for module in (niugui.cli.replay, niugui.cli.text):
+        failed, tried = doctest.testmod(module)
+        assert failed == 0 and tried > 0, module.__name__
 
 
 def test_game_in_progress_json_is_null(replay: Callable[..., Run]) -> None:
@@ -412,7 +442,16 @@ def test_bad_record_exits_1_with_one_clear_line(
     assert lines[0].startswith(f"niugui replay: {path}: ")
     for word in words:
         assert word in lines[0], (word, lines[0])
-    assert replay("--json", path).status == 1
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_bad_record_with_json_exits_1_too(
+    case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = _bad_file(tmp_path, BAD[case][0])
+    assert main(["replay", "--json", path]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1
 
 
 def test_an_illegal_action_names_its_index_and_rule(replay: Callable[..., Run], tmp_path: Path) -> None:
