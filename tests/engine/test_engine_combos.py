@@ -342,11 +342,11 @@ def test_R25_sets_that_are_no_combination() -> None:
 
 
 def test_R13_R25_engine_classification_matches_oracle_on_random_sets() -> None:
-    """R13–R25: 20,000 random sets of 1–6 cards (biased towards few ranks and one suit, where the
+    """R13–R25: 60,000 random sets of 1–6 cards (biased towards few ranks and one suit, where the
     combinations are), kind and None agree with the oracle; random pairs agree on beats."""
     rng = random.Random(25)
     found: list[tuple[str, ...]] = []
-    for i in range(20000):
+    for i in range(60000):
         size = rng.choice((1, 2, 3, 4, 5, 5, 5, 6))
         mode = i % 3
         if mode == 0:
@@ -369,3 +369,39 @@ def test_R13_R25_engine_classification_matches_oracle_on_random_sets() -> None:
     fives = [h for h in found if len(h) == 5]
     rng.shuffle(fives)
     check_same_as_oracle(fives[:150])
+
+
+def five_card_representatives() -> list[tuple[str, ...]]:
+    """One five-card combination for every (class, key) there is: 40 straights, 32 flushes (high card
+    7…A, four suits), 13 full houses, 13 fours plus one, 40 straight flushes."""
+    reps: list[tuple[str, ...]] = []
+    for w in WINDOWS:
+        for t in SUIT_ORDER:
+            reps.append(tuple(s + r for s, r in zip(("D", "C", "H", "S", t), w, strict=True)))
+            reps.append(tuple(t + r for r in w))
+    flush_order = ["2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K", "A"]
+    for high in flush_order[5:]:
+        below = flush_order[: flush_order.index(high)]
+        # the lowest four ranks below the high card that do not make a sequence with it
+        lows = next(
+            lows
+            for lows in combinations(below, 4)
+            if (oracle_classify(tuple("S" + r for r in (*lows, high))) or ("",))[0] == "flush"
+        )
+        for t in SUIT_ORDER:
+            reps.append(tuple(t + r for r in (*lows, high)))
+    for i, r in enumerate(RANK_ORDER):
+        other = RANK_ORDER[(i + 1) % 13]
+        reps.append(("D" + r, "C" + r, "H" + r, "D" + other, "C" + other))
+        reps.append((*tuple(s + r for s in SUIT_ORDER), "BJ"))
+    return reps
+
+
+def test_R18_R24_every_five_card_key_against_every_other() -> None:
+    """R18–R24 exhaustive over keys: one representative of each (class, key) — 138 combinations —
+    compared with each other (19,044 ordered pairs) agree with the oracle: class first (R24), then
+    the key of R18/R19/R20/R21/R23."""
+    reps = five_card_representatives()
+    keys = {oracle_classify(r) for r in reps}
+    assert len(reps) == len(keys) == 138
+    check_same_as_oracle(reps)
