@@ -336,3 +336,64 @@ def test_R26_R27_illegal_actions_change_nothing() -> None:
     with pytest.raises(ValueError, match="R6"):
         game.play("D4 Z9")
     assert snapshot(game) == snapshot(Game.deal(seed=3, first_drawer=1))
+
+
+def test_R12_view_schema_for_seats_and_spectators() -> None:
+    """R12: a view holds exactly the documented keys; plays, passes and escapes have one shape."""
+    base = {
+        "seat",
+        "first_drawer",
+        "to_move",
+        "counts",
+        "marks",
+        "finish",
+        "history",
+        "trick",
+        "current",
+        "over",
+    }
+    shapes = {("seat", "play", "kind"), ("seat", "pass"), ("seat", "escape")}
+
+    def check(game: Game, *_: object) -> None:
+        over = {"result", "hands", "dealt"} if game.over else set()
+        assert set(game.view(None)) == base | over
+        for seat in range(4):
+            view = game.view(seat)
+            assert set(view) == base | over | {"hand", "legal_plays", "can_pass"}
+            assert view["seat"] == seat and view["over"] == game.over
+        view = game.view(None)
+        for entry in view["history"] + view["trick"]:
+            assert tuple(entry) in shapes, entry
+            assert entry.get("pass", True) is True and entry.get("escape", True) is True
+        if view["current"] is not None:
+            assert set(view["current"]) == {"seat", "play", "kind"}
+            assert view["trick"] and view["current"] == next(
+                e for e in reversed(view["trick"]) if "play" in e
+            )
+
+    for seed in range(4):
+        random_game(seed, escape_rate=0.01, on_step=check)
+    with pytest.raises(ValueError, match="seat"):
+        Game.deal(seed=1).view(4)
+
+
+@pytest.mark.parametrize(
+    ("black", "finish", "outcome", "scores"),
+    [
+        ([0, 2], [0, 2], "sweep", [2, -2, 2, -2]),  # 牛鬼完胜: winners 上游 and 二游
+        ([0, 2], [2, 1, 0], "win", [1, -1, 1, -1]),  # 牛鬼小胜: 上游 and 三游
+        ([0, 2], [0, 1, 3], "draw", [0, 0, 0, 0]),  # 免炒: the partner is 下游
+        ([1, 3], [0, 2], "sweep", [2, -2, 2, -2]),  # the red side sweeps
+        ([1, 3], [3, 0, 1], "win", [-1, 1, -1, 1]),
+        ([1], [1], "double_win", [-3, 9, -3, -3]),  # 双牛成功
+        ([1], [0, 1], "double_draw", [0, 0, 0, 0]),  # 双牛逃跑 (二游)
+        ([1], [0, 2, 1], "double_draw", [0, 0, 0, 0]),  # 双牛逃跑 (三游)
+        ([1], [0, 2, 3], "double_caught", [2, -6, 2, 2]),  # 活抓双牛
+    ],
+)
+def test_R32_R33_R34_the_reference_scoring_table(
+    black: list[int], finish: list[int], outcome: str, scores: list[int]
+) -> None:
+    """The oracle's scoring against the literal numbers of R33 (±2, ±1, 0) and R34 (+9/−3, 0, −6/+2)."""
+    got = expected_result(black, finish)
+    assert (got["outcome"], got["scores"]) == (outcome, scores)
