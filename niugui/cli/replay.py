@@ -192,19 +192,18 @@ def _finished(view: dict[str, Any]) -> list[str]:
     finish, scores = result["finish"], result["scores"]
     marks = _black_holders(view["dealt"])
     black_text = ", ".join(f"seat {seat} ({marks[seat]})" for seat in black)
-    lines = _fields(
-        [
-            (both("模式", "mode"), mode_name(mode, "both")),
-            (both("先抓牌者", "first drawer"), f"seat {view['first_drawer']}"),
-            (both("黑方", "black side"), black_text),
-            (both("结果", "outcome"), f"{outcome_name(outcome, 'both')} ({OUTCOME_RULE[outcome]})"),
-            *[
-                (both("逃跑", "escaped"), f"seat {a['seat']}, -9 (R35)")
-                for a in view["history"]
-                if a.get("escape")
-            ],
-        ]
-    )
+    fields = [
+        (both("模式", "mode"), mode_name(mode, "both")),
+        (both("先抓牌者", "first drawer"), f"seat {view['first_drawer']}"),
+        (both("黑方", "black side"), black_text),
+        (both("结果", "outcome"), f"{outcome_name(outcome, 'both')} ({OUTCOME_RULE[outcome]})"),
+    ]
+    escaped = [a["seat"] for a in view["history"] if a.get("escape")]
+    if escaped:
+        fields.append((both("逃跑", "escaped"), f"seat {escaped[0]}, -9 (R35)"))
+    else:
+        fields.append((both("胜方", "winner"), _winner(result)))
+    lines = _fields(fields)
     rows = [
         [
             both("座位", "seat"),
@@ -279,6 +278,16 @@ def action_lines(actions: Sequence[dict[str, Any]], numbered: bool = True) -> li
         prefix = f"#{index:<4}" if numbered else ""
         lines.append(f"  {prefix}seat {action['seat']}  {what}")
     return lines
+
+
+def _winner(result: dict[str, Any]) -> str:
+    """The side of the 上游 (R32), or a draw."""
+    black, finish = result["black"], result["finish"]
+    if not any(result["scores"]):
+        return both("无", "none") + " (a draw: no score changes)"
+    seats = black if finish[0] in black else [s for s in range(4) if s not in black]
+    side = "double" if len(seats) == 1 else "black" if seats == black else "red"
+    return f"{side_name(side, 'both')}, seat{'s' * (len(seats) > 1)} {', '.join(map(str, seats))} (R32)"
 
 
 def _black_holders(dealt: list[list[str]]) -> dict[int, str]:

@@ -165,6 +165,14 @@ def test_every_outcome_is_named_in_chinese_and_english(
     for seat, line in enumerate(shown):
         score = game.result.scores[seat]
         assert (f"+{score}" if score > 0 else str(score)) in line.split(), line
+    if outcome != "escape":  # R32: the side of the 上游 wins, unless the game is a draw
+        winner = next(line for line in run.out.splitlines() if line.startswith("胜方 winner"))
+        first, black = game.result.finish[0], game.result.black
+        seats = black if first in black else [s for s in range(4) if s not in black]
+        if outcome in ("draw", "double_draw"):
+            assert "none" in winner
+        else:
+            assert winner.endswith(f"{', '.join(map(str, seats))} (R32)"), winner
 
 
 def test_one_against_three_names_the_double(replay: Callable[..., Run]) -> None:
