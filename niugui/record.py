@@ -14,6 +14,7 @@ niugui.record.RecordError: format: expected "niugui-record", got 'chess'
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from .cards import CARDS
@@ -50,7 +51,7 @@ def record_of_game(game: Game) -> dict[str, Any]:
     if game.result is not None:
         record["result"] = game.result.to_dict()
     if game.meta:
-        record["meta"] = game.meta
+        record["meta"] = copy.deepcopy(game.meta)  # the record must not share the game's data
     return record
 
 
@@ -74,7 +75,7 @@ def game_from_record(record: Any) -> Game:
     if meta is not None:
         if not isinstance(meta, dict):
             raise RecordError("meta: expected an object")
-        game.meta = dict(meta)
+        game.meta = copy.deepcopy(meta)
     actions = record.get("actions", [])
     if not isinstance(actions, list):
         raise RecordError("actions: expected a list")

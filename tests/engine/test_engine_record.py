@@ -252,3 +252,15 @@ def test_record_from_record_does_not_change_its_input() -> None:
     before = copy.deepcopy(record)
     Game.from_record(record)
     assert record == before
+
+
+def test_record_meta_is_copied_not_shared() -> None:
+    """A record written or read never shares its (free-form) meta with the game."""
+    record = played_record(16, steps=2) | {"meta": {"players": ["a", "b"]}}
+    game = Game.from_record(record)
+    record["meta"]["players"].append("c")
+    assert game.meta == {"players": ["a", "b"]}
+    written = game.to_record()
+    written["meta"]["players"].append("x")
+    written["meta"]["new"] = 1
+    assert game.to_record()["meta"] == {"players": ["a", "b"]}
