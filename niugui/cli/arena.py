@@ -93,12 +93,14 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"cannot write {out}: {error.strerror}")
     deals = arena.deals_for(args.games)
     console = Console()
+    if not console.is_terminal:  # a pipe or a file: do not squeeze the tables into 80 columns
+        console = Console(width=120)
     errors = Console(stderr=True)
     errors.print(
         f"{deals * len(arena.ARRANGEMENTS)} games = {deals} deals × {len(arena.ARRANGEMENTS)} seatings "
         f"of {specs[0]} (A) and {specs[1]} (B); seed {args.seed}; {args.workers} worker(s)"
     )
-    errors.print(f"records: {out}")
+    errors.print(f"records: {out}", soft_wrap=True)
     started = time.perf_counter()
     progress = Progress(
         TextColumn("[bold]arena"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
@@ -125,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
         "seatings share its cards, so each deal is one sample. Win: the seat scored > 0; draw: 0. "
         f"Decision times over {summary.bots[0].decisions} + {summary.bots[1].decisions} decisions."
     )
-    console.print(f"records: {out}  (replay game k: sed -n kp {out} | niugui replay -)")
+    console.print(f"records: {out}  (replay game k: sed -n kp {out} | niugui replay -)", soft_wrap=True)
     return 0
 
 
