@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import random
+import re
 import secrets
 import signal
 import sys
@@ -28,10 +29,11 @@ from rich.text import Text
 
 from ..bots import Bot, choose_safely, load_bot
 from ..cards import CARDS, Card, parse_cards
+from ..combos import FIVE_KINDS, classify
 from ..game import SEATS, Game, IllegalMove
 from ..series import Series, flip_first_drawer, flip_value
 from . import terminal_view as tv
-from .i18n import LANGS, rule_reason, tr
+from .i18n import LANGS, kind_name, rule_reason, tr
 
 Reader = Callable[[Text], str]
 """Shows a prompt and returns the line typed; raises ``EOFError`` or ``KeyboardInterrupt``."""
@@ -41,6 +43,32 @@ HINT_WORDS = {"h", "hint", "?", "？", "提示"}
 QUIT_WORDS = {"q", "quit", "exit", "退出"}
 YES_WORDS = {"y", "yes", "是", "好", "要"}
 NO_WORDS = {"n", "no", "否", "不", "q", "quit"}
+SEPARATORS = re.compile(r"[\s,，、]+")
+COMPACT_CARD = re.compile(
+    r"(?:[dchs♦♣♥♠]|方块|梅花|红心|红桃|黑桃)(?:10|[2-9tjqka])|(?:10|[2-9tjqka])[dchs]|小王|大王|bj|rj",
+    re.IGNORECASE,
+)
+
+
+def read_cards(text: str) -> list[Card]:
+    """Cards typed in any R6 notation, separated or run together (``d4 c4``, ``d4c4``, ``♠3♠2``).
+
+    Raises ``ValueError`` naming the first token that is not a card.
+
+    >>> read_cards("s3 10h"), read_cards("d4c4h4"), read_cards("♠3♠2"), read_cards("黑桃10红桃J")
+    ([S3, HT], [D4, C4, H4], [S3, S2], [ST, HJ])
+    """
+    cards: list[Card] = []
+    for token in (t for t in SEPARATORS.split(text) if t):
+        try:
+            cards.append(Card.parse(token))
+            continue
+        except ValueError:
+            pieces = COMPACT_CARD.findall(token)
+            if not pieces or "".join(pieces) != token:
+                raise ValueError(token) from None
+        cards.extend(Card.parse(piece) for piece in pieces)
+    return cards
 
 
 def default_save_dir() -> Path:
@@ -297,9 +325,9 @@ class Session:
             cards: list[Card] = parse_cards(plays[number - 1])
         else:
             try:
-                cards = parse_cards(line)
+                cards = read_cards(line)
             except ValueError as error:
-                return rule_reason(lang, "R6", str(error))
+                return tr(lang, "why_R6", token=str(error))
         missing = [c for c in cards if c.code not in view["hand"]]
         if missing:
             shown = " ".join(tv.plain(tv.card_text(c.code, lang)) for c in missing)
@@ -307,8 +335,25 @@ class Session:
         try:
             game.play(cards, self.human)
         except IllegalMove as error:
-            return rule_reason(lang, error.rule, str(error))
+            return self.explain(error, cards, view)
         return None
+
+    def explain(self, error: IllegalMove, cards: list[Card], view: dict[str, Any]) -> str:
+        """Why a play was refused, in the player's language, naming the rule (R1, R17, R24–R26)."""
+        lang, rule = self.lang, error.rule
+        shown = tv.plain(tv.cards_text([c.code for c in cards], lang))
+        if rule in ("R1", "R25", "R26"):
+            return tr(lang, "why_" + rule, cards=shown)
+        combo, current = classify(cards), view["current"]
+        if rule in ("R17", "R24") and combo is not None and current is not None:
+            mine, theirs = kind_name(lang, combo.kind), kind_name(lang, current["kind"])
+            if (combo.kind in FIVE_KINDS) != (current["kind"] in FIVE_KINDS):
+                return tr(lang, "why_group", mine=mine, theirs=theirs)
+            if combo.kind != current["kind"] and combo.kind not in FIVE_KINDS:
+                return tr(lang, "why_kind", mine=mine, theirs=theirs)
+            played = tv.plain(tv.play_text(current["play"], current["kind"], lang))
+            return tr(lang, "why_lower", mine=mine, cards=shown, theirs=theirs, current=played, rule=rule)
+        return rule_reason(lang, rule, str(error))
 
     # ---- helpers ------------------------------------------------------------------------------
 

@@ -175,16 +175,16 @@ def test_wrong_entries_are_answered_with_their_rule_and_asked_again(tmp_path: Pa
     text = out.getvalue()
     refusals = re.findall(r"不行：(.*)", text)
     assert "请输入要出的牌，或 p 过、h 提示、q 退出" in text  # the empty line
-    assert refusals[0].startswith("R6 不认识的牌") and "'x9'" in refusals[0]
+    assert refusals[0] == "不认识的牌：'x9'（R6：牌写作 S3、D4、HT、BJ、♠3、黑桃10、10h）"
     assert refusals[1].startswith("你手里没有") and refusals[1].endswith("（R27）")
-    assert refusals[2].startswith("R25 这些牌不成牌型")
-    assert refusals[3].startswith("R26 第一手牌必须包含方块4")
+    assert refusals[2].endswith(" 不成牌型（R25）")
+    assert refusals[3] == "全局第一手牌必须包含方块4（R26）"
     assert refusals[4].startswith("你有任意出牌权，必须出牌（R27")
     assert refusals[5] == "没有第 0 个提示（共 {} 个）".format(refusals[5].split("共 ")[1].split(" ")[0])
     assert refusals[6].startswith("没有第 ")
-    assert refusals[7].startswith("R1 同一张牌只能写一次")
+    assert refusals[7] == "同一张牌写了两次（R1：每张牌只有一张）"
     if followed:
-        assert refusals[8].startswith("R17 散牌只能压同类型、更大的牌")
+        assert re.fullmatch(r"单牌 \S+ 压不过单牌 \S+（R17）", refusals[8]), refusals[8]
     record = records(tmp_path)[0]
     assert record["actions"][0]["seat"] == 0 and "D4" in record["actions"][0]["play"]  # none applied before
     assert "Traceback" not in text
@@ -239,3 +239,39 @@ def test_records_go_to_the_user_data_dir_by_default(monkeypatch: pytest.MonkeyPa
     assert play.default_save_dir() == tmp_path / "niugui" / "games"
     monkeypatch.delenv("XDG_DATA_HOME")
     assert play.default_save_dir() == Path.home() / ".local" / "share" / "niugui" / "games"
+
+
+@pytest.mark.parametrize(("typed", "zh", "en"), [
+    ("c5s5", "对子不能压单牌（R17：散牌只能压同类型的牌，没有炸弹）",
+     "a pair cannot be played on a single (R17: a loose combination beats only the same type)"),
+    ("c5 s5 d5 d6 c6", "三带对不能压单牌（R24：顺牌和散牌互不相压）",
+     "a full house cannot be played on a single "
+     "(R24: five-card and loose combinations never beat each other)"),
+    ("♣5", "单牌 ♣5 压不过单牌 ♥5（R17）", "single ♣5 does not beat single ♥5 (R17)"),
+    ("d5 s4", "♠4 ♦5 不成牌型（R25）", "♠4 ♦5 is not a combination (R25)"),
+    ("dk", "你手里没有 ♦K（R27）", "you do not hold ♦K (R27)"),
+    ("5x", "不认识的牌：'5x'（R6：牌写作 S3、D4、HT、BJ、♠3、黑桃10、10h）",
+     "not a card: '5x' (R6: write cards like S3, D4, HT, BJ, ♠3, 黑桃10, 10h)"),
+])
+def test_a_refused_play_says_which_rule_it_breaks(typed: str, zh: str, en: str, tmp_path: Path) -> None:
+    """R17, R24, R25, R27, R6: the reason in the player's language; the game is unchanged."""
+    for lang, expected in (("zh", zh), ("en", en)):
+        game = Game.from_hands(
+            [["D4", "S4", "D5", "C5", "S5", "D6", "C6", "H6", "S6", "D7", "C7", "H7", "S7"],
+             ["DT", "CT", "HT", "ST", "DJ", "CJ", "HJ", "SJ", "DQ", "CQ", "HQ", "SQ", "DK"],
+             ["H5", "C4", "H4", "D8", "C8", "H8", "S8", "D9", "C9", "H9", "S9", "CK", "HK", "SK"],
+             ["DA", "CA", "HA", "SA", "D2", "C2", "H2", "S2", "D3", "C3", "H3", "S3", "BJ", "RJ"]],
+            first_drawer=3,
+        )
+        game.play("D4")
+        game.play("DT")
+        game.play("CK")
+        game.pass_turn()
+        game.pass_turn()
+        game.pass_turn()
+        game.play("H5")  # seat 2 leads ♥5; seat 3 passes; seat 0 to beat it
+        game.pass_turn()
+        s, _ = session(tmp_path, lambda prompt, view: "", seed=1, lang=lang)
+        before = game.to_record()
+        assert s.try_action(game, game.view(0), typed) == expected
+        assert game.to_record() == before
