@@ -19,7 +19,7 @@ import statistics
 import sys
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from niugui import Game
@@ -41,6 +41,7 @@ def play_deal(task: tuple[int, str, str, dict[str, Any], dict[str, Any]]) -> lis
             for s, n in enumerate(names)
         ]
         times: dict[str, list[float]] = {name_a: [], name_b: []}
+        worlds: list[int] = []
         while not game.over:
             seat = game.to_move
             assert seat is not None
@@ -48,6 +49,9 @@ def play_deal(task: tuple[int, str, str, dict[str, Any], dict[str, Any]]) -> lis
             started = time.perf_counter()
             action = choose_safely(bots[seat], view)
             times[names[seat]].append(time.perf_counter() - started)
+            searched = getattr(bots[seat], "last_worlds", 0)
+            if searched:
+                worlds.append(searched)
             if action is None:
                 game.pass_turn(seat)
             else:
@@ -65,6 +69,7 @@ def play_deal(task: tuple[int, str, str, dict[str, Any], dict[str, Any]]) -> lis
             "scores": result.scores,
             "outcome": result.outcome,
             "times": times,
+            "worlds": worlds,
             "record": game.to_record(),
         })
     return out
@@ -102,6 +107,7 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes playing deals in parallel")
     parser.add_argument("--a", action="append", default=[], metavar="KEY=VALUE", help="option of bot A")
     parser.add_argument("--b", action="append", default=[], metavar="KEY=VALUE", help="option of bot B")
+    parser.add_argument("--minutes", type=float, default=0, help="stop after this long (0: play all deals)")
     parser.add_argument("--records", help="write every game's record here (JSON lines)")
     args = parser.parse_args()
     name_a, name_b = args.bots.split(",")
@@ -113,10 +119,14 @@ def main() -> int:
     outcomes: Counter[str] = Counter()
     results: Counter[str] = Counter()
     times: dict[str, list[float]] = {name_a: [], name_b: []}
+    worlds: list[int] = []
     records = open(args.records, "w") if args.records else None  # noqa: SIM115
     started = time.time()
-    with ProcessPoolExecutor(args.workers) as pool:
-        for done, games in enumerate(pool.map(play_deal, tasks), 1):
+    pool = ProcessPoolExecutor(args.workers)
+    pending = [pool.submit(play_deal, task) for task in tasks]
+    try:
+        for done, future in enumerate(as_completed(pending), 1):
+            games = future.result()
             points = []
             for game in games:
                 for seat in game["seats_a"]:
@@ -126,12 +136,18 @@ def main() -> int:
                 outcomes[game["outcome"]] += 1
                 for name, values in game["times"].items():
                     times[name].extend(values)
+                worlds.extend(game["worlds"])
                 if records:
                     records.write(json.dumps(game["record"], ensure_ascii=False) + "\n")
             per_deal.append(statistics.fmean(points))
             mean, half = interval(per_deal)
             print(f"[{done}/{len(tasks)} deals, {time.time() - started:.0f}s] "
                   f"{name_a} {mean:+.3f} ± {half:.3f}", file=sys.stderr, flush=True)
+            if args.minutes and time.time() - started > 60 * args.minutes:
+                print(f"stopping after {args.minutes} minutes", file=sys.stderr)
+                break
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
     if records:
         records.close()
     games = len(per_deal) * len(ARRANGEMENTS)
@@ -148,6 +164,10 @@ def main() -> int:
         print(f"{name} decision time: p50 {percentile(values, 0.5) * 1000:.1f} ms, "
               f"p99 {percentile(values, 0.99) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms "
               f"over {len(values)} decisions")
+    if worlds:
+        print(f"sampled worlds per searched decision: p50 {percentile(worlds, 0.5):.0f}, "
+              f"p1 {percentile(worlds, 0.01):.0f}, mean {statistics.fmean(worlds):.0f} "
+              f"over {len(worlds)} decisions")
     return 0
 
 
