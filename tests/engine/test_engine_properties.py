@@ -50,7 +50,7 @@ def strings(data: Any) -> Iterator[str]:
             yield from strings(item)
 
 
-@examples(200)
+@examples(400)
 @given(games)
 def test_R26_R35_random_games_end_conserve_cards_and_score_by_the_rules(g: dict[str, Any]) -> None:
     """Every game ends (each trick uses a card: at most 54 leads); hands + plays are the 54 cards, each
@@ -75,7 +75,7 @@ def test_R26_R35_random_games_end_conserve_cards_and_score_by_the_rules(g: dict[
         assert got == expected_result(ref.black, got["finish"])
 
 
-@examples(30)
+@examples(60)
 @given(games)
 def test_R11_R12_no_view_ever_shows_a_hidden_card(g: dict[str, Any]) -> None:
     """After every action: view(seat) holds no card of another seat's unplayed hand (anywhere in its
@@ -99,7 +99,7 @@ def test_R11_R12_no_view_ever_shows_a_hidden_card(g: dict[str, Any]) -> None:
     random_game(g["seed"], g["first_drawer"], g["pass_rate"], g["escape_rate"], on_step=no_leak)
 
 
-@examples(50)
+@examples(100)
 @given(games, st.integers(0, 2**32 - 1))
 def test_record_round_trip_replays_to_the_identical_state(g: dict[str, Any], pick: int) -> None:
     """RECORD.md: to_record → json.dumps → json.loads → from_record gives equal records and equal views
@@ -150,7 +150,7 @@ def illegal_attempts(
     return out
 
 
-@examples(25)
+@examples(50)
 @given(games, st.integers(0, 2**32 - 1))
 def test_R17_R24_R25_R27_R31_R35_illegal_actions_raise_and_change_nothing(
     g: dict[str, Any], pick: int
