@@ -4,6 +4,7 @@ reference written from the rules (engine_oracle.RefGame) follows action by actio
 from __future__ import annotations
 
 import json
+import random
 from collections import Counter
 from typing import Any
 
@@ -64,6 +65,24 @@ def test_R8_R9_deal_is_seeded_and_reproducible_and_secure_without_seed() -> None
     decks = {tuple(Game.deal().to_record()["deck"]) for _ in range(5)}
     assert len(decks) == 5
     assert {Game.deal(seed=s).first_drawer for s in range(40)} == {0, 1, 2, 3}
+
+
+def test_R8_R9_unseeded_deals_use_the_systems_secure_random_source(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 2: the shuffle is cryptographically secure (random.SystemRandom) unless a seed is given."""
+    import niugui.game
+
+    made: list[str] = []
+
+    class Spy(random.SystemRandom):
+        def __init__(self) -> None:
+            made.append("secure")
+            super().__init__()
+
+    monkeypatch.setattr(niugui.game.random, "SystemRandom", Spy)
+    Game.deal()
+    assert made == ["secure"]
+    Game.deal(seed=3)
+    assert made == ["secure"]
 
 
 def test_R10_sides_and_mode_from_the_holders_of_S3_and_S2() -> None:
@@ -361,6 +380,9 @@ def test_R12_view_schema_for_seats_and_spectators() -> None:
             view = game.view(seat)
             assert set(view) == base | over | {"hand", "legal_plays", "can_pass"}
             assert view["seat"] == seat and view["over"] == game.over
+            if seat == game.to_move:
+                assert view["legal_plays"] == [codes(p) for p in game.legal_plays()]
+                assert view["can_pass"] == game.can_pass()
         view = game.view(None)
         for entry in view["history"] + view["trick"]:
             assert tuple(entry) in shapes, entry
