@@ -189,3 +189,41 @@ def test_ctrl_c_and_end_of_input_ask_before_escaping(tmp_path: Path, terminals: 
         assert record["result"]["outcome"] == "escape" and record["result"]["scores"] == [-9, 0, 0, 0]
         assert Game.from_record(record).result is not None
     assert re.search(r"你（座位0）\s*│\s*逃跑\s*│\s*-9\s*│\s*-18\s*│", t.screen)  # running total (R36)
+
+
+def test_default_expert_bots_in_chinese_and_ctrl_c_while_the_bots_play(
+    tmp_path: Path, terminals: list[Terminal]
+) -> None:
+    """The default game (expert bots, Chinese), played to the end from the hint list; a Ctrl-C
+    typed while the bots are moving is not lost and still asks before escaping (R35)."""
+    t = start(tmp_path, "--seed", "99", "--delay", "0.05", "--save", str(tmp_path / "r"))
+    terminals.append(t)
+    rng = random.Random(2)
+    interrupted = False
+    while True:
+        index, _ = t.expect_any([PROMPT_ZH, r"再来一局？\[Y/n\] "], timeout=30)
+        if index == 1:
+            break
+        start_at = t.position
+        t.sendline("h")
+        t.expect(r"p = 过\n|你有任意出牌权，不能过（R27）\n")
+        hint = t.since(start_at)
+        numbers = re.findall(r"\[(\d+)\] ", hint)
+        t.expect(PROMPT_ZH)
+        t.sendline(rng.choice(numbers) if numbers else "过")
+        t.expect(r"你（座位0）")
+        if not interrupted:
+            t.send("\x03")  # while the three bots take their turns
+            t.expect(r"要逃跑吗？")
+            t.sendline("n")
+            t.expect("继续游戏。")
+            interrupted = True
+    result = re.findall(r"本局结束：(\S+)", t.screen)
+    assert result and result[0] in OUTCOME_ZH.values() and result[0] != "逃跑"
+    t.sendline("n")
+    t.expect("再见！")
+    assert t.wait() == 0 and "Traceback" not in t.screen
+    (path,) = (tmp_path / "r").glob("*.json")
+    record = json.loads(path.read_text(encoding="utf-8"))
+    assert record["meta"]["bots"] == {"1": "expert", "2": "expert", "3": "expert"}
+    assert OUTCOME_ZH[Game.from_record(record).result.outcome] == result[0]  # type: ignore[union-attr]
