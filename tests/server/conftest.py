@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import itertools
 import json
 import os
@@ -238,14 +237,22 @@ def drive(
     while not until():
         if time.monotonic() > deadline:
             raise TimeoutError("the game did not get there in time")
+        progressed = False
         for player in players:
             if player.ws is None:
                 continue
+            try:
+                while True:
+                    player.pending.append(player.recv(0))
+                    progressed = True
+            except TimeoutError:
+                pass
             if my_turn(player, table):
                 answer = act(player, table)
                 assert answer["type"] == "ack", answer
-            with contextlib.suppress(TimeoutError):
-                player.pending.append(player.recv(0.02))
+                progressed = True
+        if not progressed:
+            time.sleep(0.002)
 
 
 def game_over(player: Player, table: str) -> Callable[[], bool]:
