@@ -65,6 +65,8 @@ def random_game(
 def random_actions(game: Game, rng: random.Random, pass_rate: float, escape_rate: float) -> Iterator[Event]:
     """Apply random legal actions to ``game`` until it is over, yielding each after it is applied."""
     while not game.over:
+        # every game ends: each play uses a card and at most 3 passes follow a play (R29)
+        assert len(game.actions()) < 54 * 4, "the game does not end"
         seat = game.to_move
         assert seat is not None
         if escape_rate and rng.random() < escape_rate:
