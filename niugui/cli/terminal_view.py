@@ -23,7 +23,7 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import Card, parse_cards
-from ..combos import STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, classify
+from ..combos import FLUSH, FLUSH_RANK, STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, classify
 from .i18n import kind_name, mode_name, outcome_name, place_name, relative_name, tr
 
 View = dict[str, Any]
@@ -49,9 +49,12 @@ def cards_text(codes: Iterable[str], lang: str = "zh") -> Text:
 
 
 def play_text(codes: Sequence[str], kind: str, lang: str = "zh") -> Text:
-    """A play's cards: a straight in sequence order (R4: A2345 reads ♦A ♣2 ♠3 ♥4 ♦5), else weakest first."""
+    """A play's cards: a straight in sequence order (R4: A2345 reads ♦A ♣2 ♠3 ♥4 ♦5), a flush with
+    2 low and A high (R19), else weakest first (R5)."""
     cards = sorted(Card.parse(c) for c in codes)
-    if kind in (STRAIGHT, STRAIGHT_FLUSH):
+    if kind == FLUSH:  # R19: inside a flush A is high and 2 low
+        cards.sort(key=lambda card: FLUSH_RANK[card.rank])
+    elif kind in (STRAIGHT, STRAIGHT_FLUSH):
         window = WINDOWS[WINDOW_OF_RANKS[sum(1 << card.rank for card in cards)]]
         cards.sort(key=lambda card: window.index(card.rank))
     return Text(" ").join(card_text(c.code, lang) for c in cards)
@@ -166,6 +169,8 @@ def status(view: View, lang: str) -> Group:
     parts: list[RenderableType] = [seats_table(view, lang), turn_line(view, lang)]
     if view.get("seat") is not None:
         parts.append(hand_line(view, lang))
+        if view["to_move"] == view["seat"] and view["can_pass"] and not view["legal_plays"]:
+            parts.append(Text(tr(lang, "hint_none") + " — " + tr(lang, "hint_pass"), style="yellow"))
     return Group(*parts)
 
 

@@ -57,6 +57,7 @@ def test_the_hand_is_sorted_weakest_first() -> None:
 def test_a_straight_reads_in_sequence_order() -> None:
     """R4: A2345 is the lowest straight and reads A 2 3 4 5."""
     assert tv.plain(tv.play_text(["H4", "D5", "DA", "C2", "S3"], "straight")) == "♦A ♣2 ♠3 ♥4 ♦5"
+    assert tv.plain(tv.play_text(["DA", "D2", "D7", "D9", "DK"], "flush")) == "♦2 ♦7 ♦9 ♦K ♦A"  # R19
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
