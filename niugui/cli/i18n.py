@@ -111,6 +111,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "hands_title": ("亮牌", "All hands"),
     "totals_title": ("总分（{games} 局）", "Running totals (games: {games})"),
     "saved": ("牌谱已保存：{path}", "Record saved: {path}"),
+    "not_saved": ("牌谱没能保存：{error}", "The record could not be saved: {error}"),
     "saved_dir": ("所有牌谱在：{path}", "All records are in: {path}"),
     "replay_hint": ("回放：niugui replay {path}", "Replay: niugui replay {path}"),
     "next_game": ("再来一局？[Y/n] ", "Another game? [Y/n] "),

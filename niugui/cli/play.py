@@ -117,6 +117,13 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as error:
         print(f"niugui play: --bots: {error}", file=sys.stderr)
         return 2
+    save_dir: Path = args.save or default_save_dir()
+    try:
+        save_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        print(f"niugui play: --save: cannot use {str(save_dir)!r} for records: {error.strerror}",
+              file=sys.stderr)
+        return 2
     console = Console(highlight=False)
     session = Session(
         bots=bots,
@@ -124,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
         human=args.seat,
         lang=args.lang,
         seed=args.seed,
-        save_dir=args.save or default_save_dir(),
+        save_dir=save_dir,
         console=console,
         read=lambda prompt: console.input(prompt),
         delay=args.delay,
@@ -265,9 +272,13 @@ class Session:
         assert game.result is not None
         self.series.add(game.result)
         self.console.print(tv.result_panel(view, lang, self.series.totals, self.series.games))
-        path = self.save(game, number)
-        self.say(tr(lang, "saved", path=path))
-        self.say(tr(lang, "replay_hint", path=path), style="dim")
+        try:
+            path = self.save(game, number)
+        except OSError as error:
+            self.say(tr(lang, "not_saved", error=error), style="bold red")
+        else:
+            self.say(tr(lang, "saved", path=path))
+            self.say(tr(lang, "replay_hint", path=path), style="dim")
         return game
 
     def step(self, game: Game, view: dict[str, Any]) -> None:

@@ -225,6 +225,7 @@ def test_interrupt_and_end_of_input_ask_before_escaping(tmp_path: Path) -> None:
     (["--bots", "nosuch"], "niugui play: --bots: unknown bot 'nosuch'"),
     (["--bots", "basic,random"], "niugui play: --bots: give one bot or three"),
     (["--delay", "-1"], "niugui play: --delay: must be 0 or more seconds"),
+    (["--save", "/proc/niugui"], "niugui play: --save: cannot use '/proc/niugui' for records"),
 ])
 def test_bad_options_exit_with_one_line(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
@@ -275,3 +276,15 @@ def test_a_refused_play_says_which_rule_it_breaks(typed: str, zh: str, en: str, 
         before = game.to_record()
         assert s.try_action(game, game.view(0), typed) == expected
         assert game.to_record() == before
+
+
+def test_you_may_sit_at_any_seat(tmp_path: Path) -> None:
+    """--seat 3: the bots take seats 0–2 and the record says who sat where."""
+    s, out = session(tmp_path, weakest_or_pass(random.Random(8)), seed=12, lang="zh", human=3, bots="random")
+    s._read = lambda prompt, inner=s._read: "n" if prompt.plain.startswith("再来一局") else inner(prompt)
+    assert s.run() == 0
+    (record,) = records(tmp_path)
+    assert record["meta"]["seats"] == ["bot random", "bot random", "bot random", "human"]
+    assert record["meta"]["human"] == 3 and Game.from_record(record).result is not None
+    text = out.getvalue()
+    assert "你（座位3）" in text and "下家（座位0）" in text  # seat 0 plays after seat 3 (R7)
