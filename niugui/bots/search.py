@@ -14,9 +14,10 @@ Options (``load_bot("search", seed, **options)``):
 - ``budget`` — seconds per decision (default 1.0); the bot aims to answer within it.
 - ``iterations`` — a fixed number of sampled worlds instead of a time budget; with ``workers=1``
   and a seed the bot is then deterministic (tests use this).
-- ``workers`` — processes sharing the sampled worlds (default 1; the main process is one of them).
-  Use 2 when the bot has the machine to itself (terminal game, server); keep 1 in the arena, which
-  already runs games in parallel.
+- ``workers`` — processes sharing the sampled worlds (default 1; the main process is one of them,
+  the others come from a pool shared by all search bots of the process, see :func:`shutdown_pools`).
+  Use 2 when the bot has the machine to itself (terminal game); keep 1 in the arena, which already
+  runs games in parallel, and on a busy server.
 - ``method`` — ``"halving"`` (default) or ``"flat"`` (every candidate on every world);
   ``max_candidates`` — how many actions are searched at most (default 10; the rest are cut by a
   cheap prior); ``rollout`` — ``"expert"`` (default) or ``"greedy"`` (about 8 times faster, weaker);
@@ -37,12 +38,13 @@ import random
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from typing import Any
 
 from ..combos import FIVE, Combo, classify_mask
 from ..game import BLACK_MASK, SEATS, Game
-from .base import Action, Bot, View
+from .base import Action, Bot, View, log
 from .expert import expert_combo
 from .sampling import Knowledge, knowledge_of, reconstruct, sample_hands
 
@@ -247,7 +249,6 @@ class SearchBot(Bot):
             raise ValueError(f"search bot: method must be 'halving' or 'flat', not {self.method!r}")
         if self.policy not in POLICIES:
             raise ValueError(f"search bot: rollout must be one of {', '.join(POLICIES)}, not {self.policy!r}")
-        self._pool: ProcessPoolExecutor | None = None
         self.last_worlds = 0
         """How many worlds the last decision sampled (for measurements)."""
 
@@ -315,7 +316,13 @@ class SearchBot(Bot):
                   seed: int, first: bool) -> tuple[Stats, int]:
         if self.workers == 1:
             return evaluate(info, last_seat, masks, worlds, seconds, seed, self.policy, first)
-        pool = self._get_pool()
+        try:
+            pool = _pool(self.workers - 1)
+        except (BrokenProcessPool, RuntimeError, OSError):
+            log.warning("search bot: worker processes could not start; searching in one process")
+            _POOLS.pop(self.workers - 1, None)
+            self.workers = 1
+            return evaluate(info, last_seat, masks, worlds, seconds, seed, self.policy, first)
         share = -(-worlds // self.workers) if worlds else 0
         futures: list[Future[tuple[Stats, int]]] = [
             pool.submit(evaluate, info, last_seat, masks, share, seconds, seed + k, self.policy, False)
@@ -328,18 +335,26 @@ class SearchBot(Bot):
             n += m
         return stats, n
 
-    def _get_pool(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            self._pool = ProcessPoolExecutor(self.workers - 1, mp_context=get_context("forkserver"))
-            for future in [self._pool.submit(int) for _ in range(self.workers - 1)]:
-                future.result()  # start the workers now, not inside the first timed decision
-        return self._pool
 
-    def close(self) -> None:
-        """Stop the worker processes, if any."""
-        if self._pool is not None:
-            self._pool.shutdown()
-            self._pool = None
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+"""Worker pools shared by every search bot of this process, by size (one set of processes for all
+the bots of a server, not one per bot)."""
+
+
+def _pool(size: int) -> ProcessPoolExecutor:
+    pool = _POOLS.get(size)
+    if pool is None:
+        pool = _POOLS[size] = ProcessPoolExecutor(size, mp_context=get_context("forkserver"))
+        for future in [pool.submit(int) for _ in range(size)]:
+            future.result()  # start the workers now, not inside the first timed decision
+    return pool
+
+
+def shutdown_pools() -> None:
+    """Stop the search bots' worker processes (they also stop when the process exits)."""
+    while _POOLS:
+        _POOLS.popitem()[1].shutdown()
 
 
 def _action(candidate: Candidate) -> Action:

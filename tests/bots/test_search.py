@@ -9,7 +9,7 @@ import pytest
 
 from niugui import Game
 from niugui.bots import is_legal, load_bot
-from niugui.bots.search import SearchBot, greedy_policy, rollout, value_for
+from niugui.bots.search import SearchBot, greedy_policy, rollout, shutdown_pools, value_for
 
 
 def positions(count: int, seed: int = 0) -> list[Game]:
@@ -137,7 +137,7 @@ def test_two_workers_share_the_worlds() -> None:
         view = game.view(game.to_move)
         assert is_legal(view, bot.choose(view))
     finally:
-        bot.close()
+        shutdown_pools()
 
 
 def test_bad_options_are_refused() -> None:
