@@ -39,6 +39,8 @@ class Terminal:
         os.close(slave)
         self.master = master
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        self.raw = ""
+        """Everything printed so far, as printed."""
         self.screen = ""
         """Everything printed so far, colour codes stripped."""
         self.position = 0
@@ -54,7 +56,9 @@ class Terminal:
             data = b""
         if not data:
             raise EOFError("the program exited")
-        self.screen += ANSI.sub("", self.decoder.decode(data))
+        text = self.decoder.decode(data)
+        self.raw += text
+        self.screen += ANSI.sub("", text)
         return True
 
     def expect(self, pattern: str, timeout: float = 20.0) -> re.Match[str]:

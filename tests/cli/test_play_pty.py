@@ -121,6 +121,8 @@ def test_a_whole_game_with_wrong_entries_and_a_pass(tmp_path: Path, terminals: l
     t.expect(r"Goodbye!")
     assert t.wait() == 0
     assert "Traceback" not in t.screen
+    # Coloured cards: ♥ and ♦ in bold red, ♠ and ♣ in bold without colour.
+    assert re.search(r"\x1b\[1;31m[♥♦]", t.raw) and re.search(r"\x1b\[1m[♠♣]", t.raw)
 
     # The record replays to exactly the result that was shown.
     record = json.loads(path.read_text(encoding="utf-8"))
