@@ -40,6 +40,7 @@ from .knowledge import (
 from .power import beatable, lowness
 
 ALLOW_BASE = 0
+USE_DECLINED = True
 KEEP_CONTROL = True
 FOLLOW_LIMIT = 40
 """At most this many candidate five-card follows are weighed (the weakest ones and the split's own)."""
@@ -95,6 +96,16 @@ def _min_count(sit: Situation, seats: list[int]) -> int:
     return min((sit.counts[s] for s in seats), default=99)
 
 
+def _holds(sit: Situation, combo: Combo, unseen: int, opponents: list[int]) -> bool:
+    """Whether ``combo`` should win its trick: nothing unseen beats it, or every opponent still in
+    has passed on a play of its group at most as high (so likely holds nothing higher)."""
+    if not beatable(combo, unseen):
+        return True
+    if not USE_DECLINED:
+        return False
+    return all(sit.declined[s].get(combo.group, 1 << 20) <= combo.value for s in opponents)
+
+
 def _whole(hand: int) -> Combo | None:
     return classify_mask(hand)
 
@@ -113,8 +124,8 @@ def _lead(sit: Situation, sides: Sides) -> Combo:
     unseen = sit.unseen
     opponents = _opponents(sit, sides)
     threat = _min_count(sit, opponents)
-    controls = [c for c in split.plays if not beatable(c, unseen)]
-    others = [c for c in split.plays if beatable(c, unseen)]
+    controls = [c for c in split.plays if _holds(sit, c, unseen, opponents)]
+    others = [c for c in split.plays if not _holds(sit, c, unseen, opponents)]
     if len(others) <= 1 and controls:
         return max(controls, key=lambda c: (c.size, c.value))  # keep the lead, then go out
     holders = _holders(sit)

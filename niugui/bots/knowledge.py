@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from ..cards import CARDS, DECK_SIZE, S2, S3
@@ -69,6 +70,9 @@ class Situation:
     """The first play of the game, which must contain ♦4 (R26)."""
     overtaken: list[list[int]] = field(default_factory=lambda: [[0] * SEATS for _ in range(SEATS)])
     """``overtaken[i][j]``: how often seat ``j`` beat a play of seat ``i`` (weighted; evidence of sides)."""
+    declined: list[dict[int, int]] = field(default_factory=lambda: [{} for _ in range(SEATS)])
+    """``declined[s][group]``: the lowest value of that group (R17, R24) seat ``s`` passed on — a hint
+    that it holds nothing higher in that group."""
 
     @property
     def unseen(self) -> int:
@@ -76,35 +80,76 @@ class Situation:
         return FULL ^ self.hand ^ self.played
 
 
+@lru_cache(maxsize=1 << 15)
+def _combo(mask: int) -> Combo:
+    combo = classify_mask(mask)
+    assert combo is not None, mask
+    return combo
+
+
+class _History:
+    """A pass over the public history: cards played, marks, who beat whom, who passed on what."""
+
+    __slots__ = ("declined", "last", "last_seat", "left", "marks", "needed", "overtaken", "passes", "played")
+
+    def __init__(self, first_drawer: int) -> None:
+        self.left = hand_sizes(first_drawer)
+        self.overtaken = [[0] * SEATS for _ in range(SEATS)]
+        self.declined: list[dict[int, int]] = [{} for _ in range(SEATS)]
+        self.played = 0
+        self.marks = [0] * SEATS
+        self.last: Combo | None = None
+        self.last_seat = -1
+        self.passes = 0
+        self.needed = 0
+
+    def play(self, seat: int, mask: int) -> None:
+        self.played |= mask
+        self.marks[seat] |= mask & BLACK_BITS
+        left = self.left
+        if self.last_seat >= 0 and self.last_seat != seat:
+            self.overtaken[self.last_seat][seat] += 2 if left[self.last_seat] <= 3 else 1
+        left[seat] -= mask.bit_count()
+        holders = sum(1 for n in left if n)
+        self.last = _combo(mask)
+        self.last_seat = seat
+        self.passes = 0
+        self.needed = holders if left[seat] == 0 else holders - 1  # passes that end the trick (R29)
+
+    def pass_turn(self, seat: int) -> None:
+        last = self.last
+        if last is not None:
+            seen = self.declined[seat].get(last.group)
+            if seen is None or last.value < seen:
+                self.declined[seat][last.group] = last.value
+        self.passes += 1
+        if self.passes >= self.needed:
+            self.last = None
+            self.last_seat = -1
+
+
 def situation_from_view(view: dict[str, Any]) -> Situation:
     """The situation of the seat whose view this is."""
-    history: list[dict[str, Any]] = view["history"]
-    left = hand_sizes(view["first_drawer"])
-    overtaken = [[0] * SEATS for _ in range(SEATS)]
-    played = 0
-    last_seat, passes, needed = -1, 0, 0
-    for entry in history:
-        seat: int = entry["seat"]
+    history = _History(view["first_drawer"])
+    for entry in view["history"]:
         cards = entry.get("play")
         if cards is not None:
-            played |= mask_of_codes(cards)
-            last_seat, passes, needed = _after_play(left, overtaken, last_seat, seat, len(cards))
+            history.play(entry["seat"], mask_of_codes(cards))
         elif "pass" in entry:
-            passes += 1
-            if passes >= needed:
-                last_seat = -1
+            history.pass_turn(entry["seat"])
     current = view["current"]
     return Situation(
         seat=view["seat"],
         hand=mask_of_codes(view["hand"]),
         counts=list(view["counts"]),
         marks=[mask_of_codes(m) for m in view["marks"]],
-        played=played,
+        played=history.played,
         finish=list(view["finish"]),
-        current=None if current is None else classify_mask(mask_of_codes(current["play"])),
+        current=None if current is None else _combo(mask_of_codes(current["play"])),
         current_seat=-1 if current is None else current["seat"],
-        opening=not history,
-        overtaken=overtaken,
+        opening=not view["history"],
+        overtaken=history.overtaken,
+        declined=history.declined,
     )
 
 
@@ -116,44 +161,26 @@ def situation_from_game(game: Game) -> Situation:
     seat = game.to_move
     if seat is None:
         raise ValueError("the game is over: no seat is to move (R31)")
-    left = hand_sizes(game.first_drawer)
-    overtaken = [[0] * SEATS for _ in range(SEATS)]
-    played = 0
-    marks = [0] * SEATS
-    last_seat, passes, needed = -1, 0, 0
+    history = _History(game.first_drawer)
     actions = game._actions  # the public history, as (seat, action, mask, kind); cheaper than actions()
     for actor, action, mask, _ in actions:
         if action == "play":
-            played |= mask
-            marks[actor] |= mask & BLACK_BITS
-            last_seat, passes, needed = _after_play(left, overtaken, last_seat, actor, mask.bit_count())
+            history.play(actor, mask)
         elif action == "pass":
-            passes += 1
-            if passes >= needed:
-                last_seat = -1
+            history.pass_turn(actor)
     return Situation(
         seat=seat,
         hand=game.hand_mask(seat),
         counts=[game.count(s) for s in range(SEATS)],
-        marks=marks,
-        played=played,
+        marks=history.marks,
+        played=history.played,
         finish=game.finish,
         current=game.current,
-        current_seat=last_seat if game.current is not None else -1,
+        current_seat=history.last_seat if game.current is not None else -1,
         opening=not actions,
-        overtaken=overtaken,
+        overtaken=history.overtaken,
+        declined=history.declined,
     )
-
-
-def _after_play(
-    left: list[int], overtaken: list[list[int]], last_seat: int, seat: int, size: int
-) -> tuple[int, int, int]:
-    """Update counts and evidence after ``seat`` plays; return (last seat, passes, passes needed, R29)."""
-    if last_seat >= 0 and last_seat != seat:
-        overtaken[last_seat][seat] += 2 if left[last_seat] <= 3 else 1
-    left[seat] -= size
-    holders = sum(1 for n in left if n)
-    return seat, 0, holders if left[seat] == 0 else holders - 1
 
 
 @dataclass(slots=True)
