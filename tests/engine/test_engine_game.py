@@ -27,6 +27,7 @@ def expect_illegal(game: Game, rule: str, action: Any) -> IllegalMove:
     with pytest.raises(IllegalMove) as info:
         action()
     assert info.value.rule == rule, str(info.value)
+    assert isinstance(info.value, ValueError) and info.value.index is None  # .index: records only
     assert f"({rule}" in str(info.value) or f"{rule}:" in str(info.value) or rule in str(info.value)
     assert snapshot(game) == before, "an illegal action changed the game"
     return info.value

@@ -90,6 +90,7 @@ def test_record_rejects_other_format_higher_version_and_bad_fields(
 
 
 def test_record_rejects_missing_format_and_non_objects() -> None:
+    assert issubclass(RecordError, ValueError)
     record = played_record(7, steps=3)
     del record["format"]
     with pytest.raises(RecordError, match="format"):
@@ -188,6 +189,7 @@ def test_record_illegal_action_names_the_first_offending_index_and_rule() -> Non
         with pytest.raises(IllegalMove) as info:
             Game.from_record(bad)
         assert info.value.index == index and info.value.rule == "R27"
+        assert isinstance(info.value, ValueError)
         assert f"actions[{index}]" in str(info.value) and "R27" in str(info.value)
         # the prefix before it replays fine and is the state the engine stopped at
         prefix = Game.from_record(bad | {"actions": actions[:index]})
