@@ -155,3 +155,33 @@ def test_R27_R29_legal_plays_match_bruteforce_along_whole_games() -> None:
             steps += 1
         assert ref.over and game.result is not None
         assert game.result.to_dict() == ref.result()
+
+
+def test_R13_R25_every_combination_of_the_whole_deck_counted_from_the_rules() -> None:
+    """All combinations of the 54 cards, generated as if one hand held them all, counted by kind
+    against numbers derived from the rules alone: singles 54 (R13); pairs 13·C(4,2) (R14); triples
+    13·C(4,3) (R15); fours 13 (R16); straights 10 windows x (4^5 − 4) (R18); straight flushes 10 x 4
+    (R23); flushes 4 x (C(13,5) − 10) (R19); full houses 13·4 x 12·6 (R20); fours plus one 13 x 50,
+    any of the 50 other cards, jokers included (R21, R22) — and each one the oracle's kind, once."""
+    from math import comb
+
+    from niugui.cards import FULL_MASK
+
+    want = {
+        "single": 54,
+        "pair": 13 * comb(4, 2),
+        "triple": 13 * comb(4, 3),
+        "four": 13,
+        "straight": 10 * (4**5 - 4),
+        "straight_flush": 10 * 4,
+        "flush": 4 * (comb(13, 5) - 10),
+        "full_house": 13 * 4 * 12 * 6,
+        "four_plus_one": 13 * 50,
+    }
+    everything = plays(FULL_MASK)
+    assert len({c.mask for c in everything}) == len(everything) == sum(want.values())
+    got: dict[str, int] = dict.fromkeys(want, 0)
+    for combo in everything:
+        got[combo.kind] += 1
+        assert oracle_kind(frozenset(codes(combo.cards))) == combo.kind
+    assert got == want
