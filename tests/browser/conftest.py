@@ -87,29 +87,34 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0
     raise RuntimeError("niugui serve did not answer /healthz in time")
 
 
+@contextlib.contextmanager
+def run_server(data: Path, bot_delay: float) -> Iterator[str]:
+    """A real ``niugui serve`` on a free loopback port with its data in ``data``; yields its URL."""
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "niugui.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
+        "--data", str(data), "--bot-delay", str(bot_delay),
+    ]
+    with open(data / "server.log", "wb") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            _wait_healthy(url, proc)
+            yield url
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A real ``niugui serve`` on a free loopback port with a temporary data directory."""
-    port = free_port()
-    data = tmp_path_factory.mktemp("niugui-data")
-    log = open(data / "server.log", "wb")  # noqa: SIM115
-    cmd = [
-        sys.executable, "-m", "niugui.cli.main", "serve",
-        "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data), "--bot-delay", "0.02",
-    ]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        _wait_healthy(url, proc)
+    """The server most tests share: bots play almost at once (so games are quick)."""
+    with run_server(tmp_path_factory.mktemp("niugui-data"), bot_delay=0.02) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 def screenshot(page: Any, name: str) -> Path:

@@ -36,6 +36,7 @@ function langButton() {
 
 function showStatus(status, info) {
   clearInterval(bannerTimer);
+  if (screen && screen.onStatus) screen.onStatus(status);
   banner.dataset.status = status;
   if (status === "online" || status === "idle") {
     banner.className = "banner hidden";

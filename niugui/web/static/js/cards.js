@@ -54,11 +54,11 @@ export function sortCodes(codes) {
 }
 
 /** One card drawn in HTML/CSS (text glyphs scale crisply at any size). */
-export function cardElement(code, { size = "", selectable = false } = {}) {
+export function cardElement(code, { size = "", selectable = false, attr = "card" } = {}) {
   const el = document.createElement(selectable ? "button" : "div");
   if (selectable) el.type = "button";
   el.className = `card ${isRed(code) ? "red" : "black"}${size ? " " + size : ""}`;
-  el.dataset.card = code;
+  el.dataset[attr] = code; // data-card for cards of hands and plays; the 翻牌 card uses data-flip
   el.setAttribute("aria-label", cardText(code));
   if (isJoker(code)) {
     el.classList.add("joker", code === "RJ" ? "big" : "small");

@@ -25,6 +25,19 @@ function input(type, name, placeholder = "") {
   return i;
 }
 
+/**
+ * What the "join by code" box holds: a shared link (…#/table/ID?code=CODE), "ID/CODE", or a bare
+ * code (sent as both table and code; see /work/notes/web-needs.md item 2).
+ */
+export function parseJoin(text) {
+  const value = text.trim();
+  const link = value.match(/#\/table\/([^?/\s]+)(?:\?code=([^&\s]+))?/);
+  if (link) return { table: decodeURIComponent(link[1]), joinCode: link[2] ? decodeURIComponent(link[2]) : null };
+  const pair = value.match(/^([A-Za-z0-9_-]+)\s*[/:]\s*([A-Za-z0-9_-]+)$/);
+  if (pair) return { table: pair[1], joinCode: pair[2] };
+  return { table: value, joinCode: value || null };
+}
+
 /** The sign-in panel: guest nickname, or username and password (sign in / register). */
 export function signInPanel(onSession) {
   const panel = el("div", "panel");
@@ -128,6 +141,7 @@ export class LobbyScreen {
     const th = el("h2", "", t("open_tables"));
     th.append(el("span", "spacer"));
     const refresh = el("button", "btn small secondary", t("refresh"));
+    refresh.dataset.action = "refresh";
     refresh.addEventListener("click", () => this.refresh());
     th.append(refresh);
     this.list = el("ul", "table-list");
@@ -209,14 +223,14 @@ export class LobbyScreen {
     jform.addEventListener("submit", async (event) => {
       event.preventDefault();
       jerr.textContent = "";
-      const value = code.value.trim();
-      if (!value) return;
+      const { table, joinCode } = parseJoin(code.value);
+      if (!table) return;
       try {
-        await this.h.conn.request("sit", { table: value, seat: null, code: value });
-        this.h.onOpenTable(value, value);
+        await this.h.conn.request("sit", { table, seat: null, code: joinCode });
+        this.h.onOpenTable(table, joinCode);
       } catch (error) {
         if (error.code === "table_full") {
-          this.h.onOpenTable(value, value);
+          this.h.onOpenTable(table, joinCode);
           return;
         }
         jerr.textContent = error.message;

@@ -55,7 +55,9 @@ export function resultPanel(opts) {
     const row = el("div", "hrow");
     row.append(el("div", "hname", names[s]));
     const cards = el("div", "cards-row");
-    for (const c of sortCodes((view.hands || [])[s] || [])) cards.append(cardElement(c, { size: "sm" }));
+    const left = (view.hands || [])[s] || [];
+    for (const c of sortCodes(left)) cards.append(cardElement(c, { size: "sm" }));
+    if (!left.length) cards.append(el("span", "muted", "—"));
     row.append(cards);
     hands.append(row);
   }

@@ -62,6 +62,8 @@ export class TableView {
       this.center.append(slot);
     }
     this.felt.append(this.center);
+    this.note = el("div", "felt-note");
+    this.felt.append(this.note);
     this.meBar = el("div", "me-bar");
     this.actionsBar = el("div", "actions");
     this.hintBtn = el("button", "btn hint", t("hint"));
@@ -110,7 +112,7 @@ export class TableView {
     const view = s.view;
     const bottom = this.bottomSeat();
     this.nowMarks = new Set();
-    this.actionsBar.classList.toggle("hidden", this.replay || s.me === null || s.me === undefined);
+    this.actionsBar.classList.toggle("hidden", this.replay || s.me === null || s.me === undefined || !view || view.over);
     for (const rel of [1, 2, 3]) {
       const pos = POSITIONS[rel];
       this.seatBoxes[pos].innerHTML = "";
@@ -134,7 +136,7 @@ export class TableView {
     box.dataset.seat = String(seat);
     box.dataset.pos = pos;
     if (view && view.to_move === seat && !view.over) box.classList.add("to-move");
-    const avatar = el("div", `avatar${p && p.bot ? " bot" : ""}`, p ? (p.bot ? "🤖" : (p.name || "?").slice(0, 1)) : "·");
+    const avatar = el("div", `avatar${p && p.bot ? " bot" : ""}`, p ? (p.bot ? "AI" : [...(p.name || "?")][0].toUpperCase()) : "·");
     box.append(avatar);
     const meta = el("div", "meta");
     meta.append(el("div", "name", seatName(s, seat)));
@@ -223,12 +225,20 @@ export class TableView {
     const view = s.view;
     this.centerInfo.innerHTML = "";
     this.centerInfo.append(el("div", "order", "↺"));
-    this.centerInfo.append(el("div", "order-text", t("order")));
+    this.note.innerHTML = "";
+    this.note.append(el("div", "", `↺ ${t("order")}`));
+    if (s.flip && view && !noCardPlayed(view)) {
+      const line = el("div", "", `${t("flip")} ${cardText(s.flip.card, getLang())} → ${seatName(s, s.flip.seat)}`);
+      line.dataset.role = "flip";
+      this.note.append(line);
+    } else if (view && !noCardPlayed(view) && view.first_drawer !== null && view.first_drawer !== undefined) {
+      this.note.append(el("div", "", t("first_drawer", { name: seatName(s, view.first_drawer) })));
+    }
     if (s.flip && (!view || noCardPlayed(view))) {
       const box = el("div", "flip-box");
       box.dataset.role = "flip";
       box.append(el("span", "", `${t("flip")}:`));
-      box.append(cardElement(s.flip.card, { size: "sm" }));
+      box.append(cardElement(s.flip.card, { size: "sm", attr: "flip" }));
       box.append(el("span", "", t("flip_text", { card: cardText(s.flip.card, getLang()), n: s.flip.count ?? "", name: seatName(s, s.flip.seat) })));
       this.centerInfo.append(box);
     } else if (view && noCardPlayed(view) && view.first_drawer !== null && view.first_drawer !== undefined) {
@@ -299,7 +309,7 @@ export class TableView {
     const s = this.state;
     const view = s.view;
     if (this.replay || !view || s.me === null || s.me === undefined) return;
-    const myTurn = view.to_move === s.me && !view.over;
+    const myTurn = view.to_move === s.me && !view.over && !s.offline;
     const verdict = judgeSelection(view, [...this.selected]);
     this.playBtn.disabled = !myTurn || !verdict.ok || this.pending;
     this.passBtn.disabled = !myTurn || !view.can_pass || this.pending;

@@ -58,6 +58,8 @@ export class TableScreen {
     try {
       await this.h.conn.request("watch", fields);
       this.watching = true;
+      this.synced = true; // the events we missed came before this ack
+      this.render();
     } catch (error) {
       if (error.code !== "offline") this.h.toast(error.message);
     }
@@ -65,6 +67,14 @@ export class TableScreen {
 
   onWelcome() {
     this.subscribe();
+  }
+
+  /** The connection went down or came back: actions wait until the table is caught up again. */
+  onStatus(status) {
+    if (status !== "online" && this.synced) {
+      this.synced = false;
+      if (this.tstate) this.render();
+    }
   }
 
   onMessage(msg) {
@@ -124,7 +134,7 @@ export class TableScreen {
     this.bar.append(back);
     let title = st ? st.name || `${t("table")} ${st.id}` : `${t("table")} ${this.tableId}`;
     if (st && st.game_no) title += ` · ${t("game_no", { n: st.game_no })}`;
-    if (st && st.code) title += ` · ${t("copy_code", { code: st.code })}`;
+    if (st && st.code) title += ` · ${t("copy_code", { code: `${st.id}/${st.code}` })}`;
     const grow = el("div", "grow", title);
     grow.dataset.role = "table-title";
     this.bar.append(grow);
@@ -165,7 +175,12 @@ export class TableScreen {
     const empty = st.seats.filter((s) => !s.player).length;
     if (st.status === "finished") box.append(el("div", "", t("table_over")));
     else if (empty) box.append(el("div", "", t("waiting_players")));
-    if (st.code) box.append(el("div", "", t("copy_code", { code: st.code })));
+    if (st.code) {
+      const code = el("div", "", t("copy_code", { code: `${st.id}/${st.code}` }));
+      code.dataset.role = "join-code";
+      code.dataset.join = `${st.id}/${st.code}`;
+      box.append(code);
+    }
     if (empty && st.creator === account.id && st.status !== "playing" && st.status !== "finished") {
       const fill = el("button", "btn", t("fill_bots"));
       fill.dataset.action = "fill-bots";
@@ -185,6 +200,13 @@ export class TableScreen {
     this.renderBar();
     const st = this.tstate;
     const view = this.view;
+    const data = this.root.dataset;
+    data.seq = String(this.seq ?? "");
+    data.you = st && st.you !== null && st.you !== undefined ? String(st.you) : "";
+    data.over = String(Boolean(view && view.over));
+    data.gameId = st && st.game_id !== null && st.game_id !== undefined ? String(st.game_id) : "";
+    data.status = st ? st.status : "";
+    data.synced = String(Boolean(this.synced));
     const deadline = st && st.deadline ? (st.deadline + this.clockOffset) * 1000 : null;
     const flip = st && st.flip ? { card: st.flip.card, count: st.flip.value, seat: st.flip.first_drawer } : null;
     const center = !view || (st && st.status !== "playing" && !view.over) ? this.waitingBox() : null;
@@ -196,6 +218,7 @@ export class TableScreen {
       deadline,
       flip,
       centerExtra: center,
+      offline: !this.synced,
     });
     this.renderOverlay();
   }

@@ -1,0 +1,96 @@
+"""What the browser tests do on the page, by clicks and typing only, and what they read off the DOM."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+MY_TURN = "document.querySelector('[data-action=hint]:enabled, [data-action=pass]:enabled') !== null"
+
+SEQ_ABOVE = "(n) => Number(document.querySelector('.table-screen').dataset.seq || 0) > n"
+
+STATE_JS = """() => {
+  const root = document.querySelector('.table-screen');
+  const q = (sel) => [...document.querySelectorAll(sel)];
+  return {
+    seq: root ? root.dataset.seq : null,
+    hand: q('.hand [data-card]').map((e) => e.dataset.card),
+    counts: Object.fromEntries(q('.seat[data-seat]').map((e) =>
+      [e.dataset.seat, (e.querySelector('[data-role=count]') || {}).textContent || null])),
+    marks: q('[data-mark]').map((e) => e.closest('[data-seat]').dataset.seat + ':' + e.dataset.mark).sort(),
+    places: q('[data-place]').map((e) => e.closest('[data-seat]').dataset.seat + ':' + e.dataset.place)
+      .sort(),
+    trick: q('.play-slot').filter((e) => e.style.opacity === '1').map((e) => e.dataset.seat + ':' +
+      ([...e.querySelectorAll('[data-card]')].map((c) => c.dataset.card).join(',') ||
+       (e.querySelector('.pass-chip') ? 'pass' : ''))).sort(),
+    toMove: (document.querySelector('.seat.to-move, .me-bar.to-move') || {dataset: {}}).dataset.seat ?? null,
+  };
+}"""
+
+CARDS_JS = """() => ({
+  over: (document.querySelector('.table-screen') || {dataset: {}}).dataset.over === 'true',
+  you: (document.querySelector('.table-screen') || {dataset: {}}).dataset.you,
+  cards: [...document.querySelectorAll('[data-card]')].map((e) => e.dataset.card),
+})"""
+
+
+def take_nickname(page: Any, url: str, name: str) -> None:
+    page.goto(url + "/")
+    page.fill("input[name=nickname]", name)
+    page.click("[data-action=session-guest]")
+    page.wait_for_selector("[data-role=hello]")
+
+
+def create_table(page: Any, turn_seconds: int, private: bool = False) -> None:
+    page.fill("form[data-role=create-table] input[name=turn_seconds]", str(turn_seconds))
+    if private:
+        page.check("form[data-role=create-table] input[name=private]")
+    page.click("button[data-action=create-table]")
+    page.wait_for_selector(".table-screen[data-status]")
+
+
+def my_turn(page: Any) -> bool:
+    return bool(page.evaluate(MY_TURN))
+
+
+def seq(page: Any) -> int:
+    value = page.evaluate("(document.querySelector('.table-screen') || {dataset: {}}).dataset.seq || '0'")
+    return int(value or 0)
+
+
+def take_turn(page: Any) -> bool:
+    """On this page's turn: the hint's first suggestion and Play, or Pass when nothing is legal.
+    Waits until the server has answered with a new event. Returns False when it was not its turn."""
+    before = seq(page)
+    if page.locator("[data-action=hint]:enabled").count():
+        page.click("[data-action=hint]")
+        page.wait_for_selector("[data-action=play]:enabled")
+        page.click("[data-action=play]")
+    elif page.locator("[data-action=pass]:enabled").count():
+        page.click("[data-action=pass]")
+    else:
+        return False
+    page.wait_for_function(SEQ_ABOVE, arg=before)
+    return True
+
+
+def result_shown(page: Any) -> bool:
+    return bool(page.locator("[data-role=result]").count())
+
+
+def play_until_result(page: Any, timeout: float = 120.0) -> int:
+    """Play this page's turns (bots play the others) until the result panel shows; returns the turns."""
+    turns = 0
+    deadline = time.monotonic() + timeout
+    while not result_shown(page):
+        assert time.monotonic() < deadline, "the game did not end in time"
+        if take_turn(page):
+            turns += 1
+        else:
+            page.wait_for_timeout(40)
+    return turns
+
+
+def table_state(page: Any) -> dict[str, Any]:
+    state: dict[str, Any] = page.evaluate(STATE_JS)
+    return state

@@ -1,0 +1,116 @@
+"""(c) A page reloaded mid-game, and a page whose connection is cut (the browser goes offline; the
+socket is closed under it), come back to the same seat in the same state as the server's; while
+offline the page says so and retries.
+
+While a page is away its seat is in 托管 and the game may move on (the server's rule), so "the same
+state" is checked against an observer that stays connected the whole time: a spectator page in
+another browser context, compared at the same event seq.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import PHONE, run_server
+from .pages import create_table, table_state, take_nickname, take_turn
+
+STABLE = (
+    "document.querySelector('#conn-banner').dataset.status === 'online' && "
+    "document.querySelector('.table-screen').dataset.synced === 'true' && "
+    "document.querySelector('[data-action=hint]:not(:disabled), [data-action=pass]:not(:disabled)') !== null"
+)
+
+
+def wait_my_turn(page: Any) -> dict[str, Any]:
+    """Wait until the page is online and it is this seat's turn (bots wait for it), then read the table."""
+    page.wait_for_function(STABLE, timeout=30_000)
+    return table_state(page)
+
+
+def same_as_observer(page: Any, observer: Any, seat: int) -> dict[str, Any]:
+    """The player's page and the spectator's page show the same public state at the same seq, on the
+    player's turn (when nothing moves: the bots wait for the player)."""
+    for _ in range(50):
+        mine = wait_my_turn(page)
+        observer.wait_for_function(
+            "(n) => Number(document.querySelector('.table-screen').dataset.seq) >= n", arg=int(mine["seq"])
+        )
+        theirs = table_state(observer)
+        if theirs["seq"] == mine["seq"] == table_state(page)["seq"]:
+            break
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the player's page and the observer never agreed on the last event")
+    for key in ("marks", "places", "trick", "toMove"):
+        assert mine[key] == theirs[key], key
+    assert mine["toMove"] == str(seat)
+    shared = set(mine["counts"]) & set(theirs["counts"])
+    assert len(shared) >= 2
+    assert all(mine["counts"][s] == theirs["counts"][s] for s in shared)
+    if str(seat) in theirs["counts"]:
+        assert theirs["counts"][str(seat)] == str(len(mine["hand"]))
+    return mine
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A server whose bots take a moment (0.25 s), so that the game cannot run to its end while the
+    page is away (its seat is in 托管 meanwhile)."""
+    with run_server(tmp_path_factory.mktemp("niugui-slow"), bot_delay=0.25) as url:
+        yield url
+
+
+def test_reload_and_dropped_connection_come_back_to_the_same_state(browser: Any, server: str) -> None:
+    context = browser.new_context(viewport=PHONE)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    take_nickname(page, server, "断线王")
+    create_table(page, turn_seconds=120)
+    table_id = page.get_attribute(".table-screen", "data-table")
+    page.click("[data-action=fill-bots]")
+    page.wait_for_selector(".hand [data-card]")
+    seat = int(page.get_attribute(".table-screen", "data-you") or -1)
+    observer_context = browser.new_context(viewport=PHONE)
+    observer = observer_context.new_page()
+    take_nickname(observer, server, "观众")
+    observer.goto(f"{server}/#/table/{table_id}")
+    observer.wait_for_selector(".table-screen[data-status=playing]")
+    for _ in range(2):
+        wait_my_turn(page)
+        take_turn(page)
+    before = same_as_observer(page, observer, seat)
+    url = page.url
+
+    # 1. Reload: the session token in localStorage brings the page back to its seat.
+    page.reload()
+    after = same_as_observer(page, observer, seat)
+    assert page.url == url
+    assert page.get_attribute(".table-screen", "data-you") == str(seat)
+    assert set(after["hand"]) <= set(before["hand"])
+
+    # 2. The network drops: the page says it is offline, retries, and comes back.
+    context.set_offline(True)
+    page.wait_for_selector("#conn-banner[data-status=offline]")
+    assert page.locator("#conn-banner").is_visible()
+    page.wait_for_timeout(1200)  # a retry or two fail while offline
+    assert page.get_attribute("#conn-banner", "data-status") in ("offline", "reconnecting")
+    context.set_offline(False)
+    before, after = after, same_as_observer(page, observer, seat)
+    assert set(after["hand"]) <= set(before["hand"])
+
+    # 3. The socket is closed under the page: it reconnects and asks for what it missed (last seq).
+    page.evaluate("window.niugui.conn.ws.close()")
+    page.wait_for_function("document.querySelector('#conn-banner').dataset.status !== 'online'")
+    before, after = after, same_as_observer(page, observer, seat)
+    assert set(after["hand"]) <= set(before["hand"])
+    assert int(after["seq"]) >= int(before["seq"])
+
+    # And the game goes on from there.
+    assert take_turn(page)
+    assert not errors, errors
+    context.close()
+    observer_context.close()
