@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run test lint bench
+.PHONY: setup run play test lint browser bench
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -20,7 +20,14 @@ lint: $(STAMP)
 	$(VENV)/bin/ruff check niugui tests bench
 	$(VENV)/bin/mypy
 
-test: lint
+play: $(STAMP)
+	$(VENV)/bin/niugui play
+
+# The browser tests drive Debian's Chromium; this installs it (and a CJK font) when missing.
+browser:
+	sh scripts/ensure-chromium.sh
+
+test: lint browser
 	$(PY) -m pytest
 
 bench: $(STAMP)
