@@ -4,7 +4,11 @@ the result panel at phone (360×640) and desktop (1280×800) sizes go to artifac
 
 from __future__ import annotations
 
+import json
+import urllib.request
 from typing import Any
+
+from niugui import Game
 
 from .conftest import DESKTOP, PHONE, screenshot
 from .pages import create_table, my_turn, play_until_result, take_nickname, take_turn
@@ -26,6 +30,11 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     take_nickname(page, server, "小明")
+    assert page.inner_text("[data-role=hello]").startswith("你好")  # Chinese by default
+    page.click("[data-action=lang]")
+    assert page.inner_text("[data-role=hello]").startswith("Hello")
+    page.click("[data-action=lang]")
+    assert page.inner_text("[data-role=hello]").startswith("你好")
     page.wait_for_timeout(300)
     shoot_both(page, "lobby")
 
@@ -48,7 +57,8 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
 
     play_until_result(page)
     result = page.locator("[data-role=result]")
-    assert result.get_attribute("data-outcome") in {
+    outcome = result.get_attribute("data-outcome")
+    assert outcome in {
         "sweep", "win", "draw", "double_win", "double_draw", "double_caught"
     }
     deltas = [int(d.replace("+", "")) for d in page.locator("[data-role=delta]").all_inner_texts()]
@@ -60,10 +70,38 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
     assert page.get_attribute("[data-role=verdict]", "data-ok") == "true"
     shoot_both(page, "result")
     assert page.locator("[data-action=next-game]").is_enabled()
+    game_id = page.get_attribute(".table-screen", "data-game-id")
+
+    # History: the game is listed, and its replay steps forwards and backwards.
+    page.click("[data-action=close-result]")
+    page.click("[data-action=leave]")
+    page.click("[data-action=history]")
+    page.click(f"tr[data-game='{game_id}'] [data-action=open-replay]")
+    page.wait_for_selector("[data-role=step]")
+    total = int(page.inner_text("[data-role=step]").split("/")[1].split()[0])
+    assert total > 10
+    for _ in range(3):
+        page.click("[data-action=next]")
+    page.click("[data-action=prev]")
+    assert page.inner_text("[data-role=step]").split("/")[0].endswith("2")
+    # The replay after two actions shows what the engine says of the record cut there.
+    with urllib.request.urlopen(f"{server}/api/games/{game_id}/record", timeout=5) as response:
+        record = json.load(response)
+    expected = Game.from_record({**record, "actions": record["actions"][:2], "result": None})
+    seats = [int(s) for s in page.locator(".seat[data-seat]").evaluate_all(SEATS_JS)]
+    counts = [int(c) for c in page.locator(".seat [data-role=count]").all_inner_texts()]
+    assert counts == [expected.count(s) for s in seats]
+    bottom = ({0, 1, 2, 3} - set(seats)).pop()
+    shown = page.locator(".hand [data-card]").evaluate_all("es => es.map(e => e.dataset.card)")
+    assert sorted(shown) == sorted(str(c) for c in expected.hand(bottom))
+    page.click("[data-action=last]")
+    page.wait_for_selector("[data-role=result]")
+    assert page.get_attribute("[data-role=result]", "data-outcome") == outcome
     assert not errors, errors
     context.close()
 
 
+SEATS_JS = "es => es.map(e => e.dataset.seat)"
 MY_TURN_OR_OVER = (
     "document.querySelector('[data-role=result]') !== null || "
     "document.querySelector('[data-action=hint]:not(:disabled), [data-action=pass]:not(:disabled)') !== null"

@@ -151,6 +151,7 @@ const STRINGS = {
     private_tag: "私人",
     in_game: "对局中",
     back_to_table: "回到我的牌桌",
+    register_keep: "注册账号，保留战绩（密码至少 8 位）",
   },
   en: {
     title: "Hechi Niugui",
@@ -302,6 +303,7 @@ const STRINGS = {
     private_tag: "private",
     in_game: "playing",
     back_to_table: "Back to my table",
+    register_keep: "Register to keep this account and its history (password: 8+ characters)",
   },
 };
 

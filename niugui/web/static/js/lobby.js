@@ -2,6 +2,7 @@
 
 import { getLang, t } from "./i18n.js";
 import { api, session } from "./net.js";
+import { botName } from "./table.js";
 
 const el = (tag, cls = "", text = "") => {
   const e = document.createElement(tag);
@@ -134,7 +135,7 @@ export class LobbyScreen {
     rep.addEventListener("click", () => this.h.onReplay());
     h2.append(hist, rep);
     who.append(h2);
-    if (!account.username) who.append(el("div", "muted", `${t("play_as_guest")} · ${t("register")} → ${t("sign_out")}`));
+    if (!account.username) who.append(this.registerBox());
     this.root.append(who);
 
     const tablesPanel = el("div", "panel");
@@ -241,6 +242,38 @@ export class LobbyScreen {
     this.root.append(tablesPanel, create, join);
   }
 
+  /** A guest may register (username and password) and keep this account and its history. */
+  registerBox() {
+    const box = el("details");
+    box.dataset.role = "register";
+    box.append(el("summary", "muted", t("register_keep")));
+    const form = el("form");
+    const user = input("text", "username");
+    user.autocomplete = "username";
+    const pass = input("password", "password");
+    pass.autocomplete = "new-password";
+    const err = el("div", "error-text");
+    const submit = el("button", "btn small", t("register"));
+    submit.type = "submit";
+    form.append(field(t("username"), user), field(t("password"), pass), submit, err);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      err.textContent = "";
+      try {
+        const answer = await api("POST", "/api/register", { username: user.value.trim(), password: pass.value });
+        session.save(answer.token, answer.account);
+        this.h.conn.stop();
+        this.h.conn.start();
+        this.render();
+        this.refresh();
+      } catch (error) {
+        err.textContent = error.message;
+      }
+    });
+    box.append(form);
+    return box;
+  }
+
   /** The tables where this player holds a seat (from the server's welcome): one tap to go back. */
   showSeats(seats, goTable) {
     if (this.seatsPanel) this.seatsPanel.remove();
@@ -293,7 +326,7 @@ export class LobbyScreen {
       li.append(sit, watch);
       const s = table.settings;
       const meta = el("div", "tmeta", [
-        table.seats.map((p) => (p ? p.nickname : t("empty_seat"))).join(" · "),
+        table.seats.map((p, i) => (p ? (p.bot ? botName(i, p.bot) : p.nickname) : t("empty_seat"))).join(" · "),
         t("settings_summary", { timer: s.turn_seconds, games: s.games ? t("n_games", { n: s.games }) : t("endless"), bots: t(`bot_${s.bot_level}`) }),
       ].join(" — "));
       li.append(meta);

@@ -6,7 +6,7 @@ import { getLang, t } from "./i18n.js";
 import { api } from "./net.js";
 import { resultPanel } from "./result.js";
 import { ReplayGame } from "./rules.js";
-import { TableView } from "./table.js";
+import { TableView, botName } from "./table.js";
 
 const el = (tag, cls = "", text = "") => {
   const e = document.createElement(tag);
@@ -22,7 +22,10 @@ export function recordNames(record) {
   return [0, 1, 2, 3].map((s) => {
     const p = list[s];
     if (typeof p === "string") return p;
-    if (p && typeof p === "object") return p.nickname || p.name || (p.bot ? `${t("bot")} ${s + 1}` : `${t("seat")} ${s + 1}`);
+    if (p && typeof p === "object") {
+      if (p.bot) return botName(s, p.bot);
+      return p.nickname || p.name || `${t("seat")} ${s + 1}`;
+    }
     return `${t("seat")} ${s + 1}`;
   });
 }
@@ -173,7 +176,10 @@ export class ReplayScreen {
   show() {
     const game = this.game;
     const view = game.view(null);
-    this.view.update({ view, me: null, bottom: this.bottom, players: this.names.map((name) => ({ name })) });
+    const meta = game.record.meta || {};
+    const flip = meta.flip ? { card: meta.flip.card, count: meta.flip.value, seat: meta.flip.first_drawer } : null;
+    const players = this.names.map((name, s) => ({ name, bot: Boolean(((meta.players || [])[s] || {}).bot) }));
+    this.view.update({ view, me: null, bottom: this.bottom, players, flip });
     this.range.value = String(game.step);
     this.stepLabel.textContent = t("step", { i: game.step, n: game.actions.length });
     const last = game.history[game.history.length - 1];

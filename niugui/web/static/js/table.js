@@ -17,6 +17,9 @@ const el = (tag, cls = "", text = "") => {
 /** The seat shown at a position, given the seat at the bottom. */
 export const seatAt = (bottom, rel) => (bottom + rel) % 4;
 
+/** A bot's name in the page's language: 机器人2·高手 / bot 2 · expert. */
+export const botName = (seat, level) => `${t("bot")} ${seat + 1} · ${t(`bot_${level}`)}`;
+
 export function seatName(state, seat) {
   const p = state.players && state.players[seat];
   if (!p) return `${t("seat")} ${seat + 1}`;

@@ -5,7 +5,7 @@
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { resultPanel } from "./result.js";
-import { TableView, seatName } from "./table.js";
+import { TableView, botName, seatName } from "./table.js";
 
 const el = (tag, cls = "", text = "") => {
   const e = document.createElement(tag);
@@ -120,7 +120,7 @@ export class TableScreen {
     if (!this.tstate) return [null, null, null, null];
     return this.tstate.seats.map((s) =>
       s.player
-        ? { name: s.player.nickname, bot: Boolean(s.player.bot), autoplay: s.autoplay, offline: !s.player.bot && !s.online, ready: s.ready }
+        ? { name: s.player.bot ? botName(s.seat, s.player.bot) : s.player.nickname, bot: Boolean(s.player.bot), autoplay: s.autoplay, offline: !s.player.bot && !s.online, ready: s.ready }
         : null,
     );
   }
