@@ -24,13 +24,15 @@ The policy is deterministic: the same situation always gives the same action.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Any
+
 from ..combos import FIVE, Combo, classify_mask
 from ..game import SEATS, Game
 from ..moves import plays
 from .base import Action, Bot, View
 from .hand_split import Split, split_cost, split_hand
 from .knowledge import (
-    Sides,
     Situation,
     codes_of_mask,
     infer_sides,
@@ -39,23 +41,50 @@ from .knowledge import (
 )
 from .power import beatable, lowness
 
-ALLOW_BASE = 0
-USE_DECLINED = True
-KEEP_CONTROL = True
 FOLLOW_LIMIT = 40
 """At most this many candidate five-card follows are weighed (the weakest ones and the split's own)."""
 
 
+@dataclass(frozen=True, slots=True)
+class Style:
+    """The expert's tunable judgement; the defaults are the measured best (docs/bots.md)."""
+
+    partner_threshold: float = 0.9
+    """Treat a seat as a partner only when at least this sure of it."""
+    allow_break: int = 0
+    """Extra plays a follow may cost the split when no opponent is close to going out."""
+    urgent_leader: int = 3
+    """An opponent's play is urgent to beat when it holds at most this many cards..."""
+    urgent_threat: int = 2
+    """...or when any opponent holds at most this many."""
+    keep_control: bool = True
+    """Do not spend an unbeatable play on a low play while the hand is still long."""
+    use_declined: bool = True
+    """Count a play as a winner when every opponent has passed on one of its group at least as high."""
+    fives_first: bool = True
+    """Lead five-card plays before loose ones."""
+
+
+DEFAULT = Style()
+
+
 class ExpertBot(Bot):
-    """The rule-based expert; deterministic (it needs no random numbers)."""
+    """The rule-based expert; deterministic (it needs no random numbers).
+
+    Options (``load_bot("expert", **options)``) are the fields of :class:`Style`.
+    """
 
     name = "expert"
 
+    def __init__(self, seed: int | None = None, **options: Any) -> None:
+        super().__init__(seed, **options)
+        self.style = Style(**options)
+
     def choose(self, view: View) -> Action:
-        return expert_action(view)
+        return expert_action(view, self.style)
 
 
-def expert_action(view: View) -> Action:
+def expert_action(view: View, style: Style = DEFAULT) -> Action:
     """The expert's action for the seat whose view this is (card codes, or ``None`` to pass).
 
     >>> from niugui import Game
@@ -63,21 +92,22 @@ def expert_action(view: View) -> Action:
     >>> "D4" in expert_action(game.view(game.to_move))      # the opening play holds ♦4 (R26)
     True
     """
-    combo = decide(situation_from_view(view))
+    combo = decide(situation_from_view(view), style)
     return None if combo is None else codes_of_mask(combo.mask)
 
 
-def expert_combo(game: Game) -> Combo | None:
+def expert_combo(game: Game, style: Style = DEFAULT) -> Combo | None:
     """The expert's action for the seat to move of ``game``, without building a view (fast path)."""
-    return decide(situation_from_game(game))
+    return decide(situation_from_game(game), style)
 
 
-def decide(sit: Situation) -> Combo | None:
+def decide(sit: Situation, style: Style = DEFAULT) -> Combo | None:
     """The expert policy."""
     sides = infer_sides(sit)
+    partners = [s for s in range(SEATS) if sides.partner[s] >= style.partner_threshold]
     if sit.current is None:
-        return _lead(sit, sides)
-    return _follow(sit, sides)
+        return _lead(sit, style, partners)
+    return _follow(sit, style, partners)
 
 
 # ---- helpers ----------------------------------------------------------------------------------
@@ -88,20 +118,20 @@ def _holders(sit: Situation) -> list[int]:
     return [s for s in ((sit.seat + i) % SEATS for i in (1, 2, 3)) if sit.counts[s]]
 
 
-def _opponents(sit: Situation, sides: Sides) -> list[int]:
-    return [s for s in _holders(sit) if not sides.is_partner(s)]
+def _opponents(sit: Situation, partners: list[int]) -> list[int]:
+    return [s for s in _holders(sit) if s not in partners]
 
 
 def _min_count(sit: Situation, seats: list[int]) -> int:
     return min((sit.counts[s] for s in seats), default=99)
 
 
-def _holds(sit: Situation, combo: Combo, unseen: int, opponents: list[int]) -> bool:
+def _holds(sit: Situation, style: Style, combo: Combo, unseen: int, opponents: list[int]) -> bool:
     """Whether ``combo`` should win its trick: nothing unseen beats it, or every opponent still in
     has passed on a play of its group at most as high (so likely holds nothing higher)."""
     if not beatable(combo, unseen):
         return True
-    if not USE_DECLINED:
+    if not style.use_declined:
         return False
     return all(sit.declined[s].get(combo.group, 1 << 20) <= combo.value for s in opponents)
 
@@ -113,7 +143,7 @@ def _whole(hand: int) -> Combo | None:
 # ---- leading ----------------------------------------------------------------------------------
 
 
-def _lead(sit: Situation, sides: Sides) -> Combo:
+def _lead(sit: Situation, style: Style, partners: list[int]) -> Combo:
     hand = sit.hand
     if sit.opening:
         return _opening(hand)
@@ -122,15 +152,15 @@ def _lead(sit: Situation, sides: Sides) -> Combo:
         return whole  # go out at once (R30)
     split = split_hand(hand)
     unseen = sit.unseen
-    opponents = _opponents(sit, sides)
+    opponents = _opponents(sit, partners)
     threat = _min_count(sit, opponents)
-    controls = [c for c in split.plays if _holds(sit, c, unseen, opponents)]
-    others = [c for c in split.plays if not _holds(sit, c, unseen, opponents)]
+    controls = [c for c in split.plays if _holds(sit, style, c, unseen, opponents)]
+    others = [c for c in split.plays if not _holds(sit, style, c, unseen, opponents)]
     if len(others) <= 1 and controls:
         return max(controls, key=lambda c: (c.size, c.value))  # keep the lead, then go out
     holders = _holders(sit)
-    partner = next((s for s in holders if sides.is_partner(s)), -1)
-    if partner >= 0 and sit.counts[partner] == 1 and not _opponent_first_on_one(sit, sides, partner):
+    partner = next((s for s in holders if s in partners), -1)
+    if partner >= 0 and sit.counts[partner] == 1 and not _opponent_first_on_one(sit, partners, partner):
         return _weakest_single(hand)  # let the partner go out with its last card
     if threat == 1:
         multi = [c for c in split.plays if c.size > 1]
@@ -141,16 +171,9 @@ def _lead(sit: Situation, sides: Sides) -> Combo:
     if threat == 2:
         no_pairs = [c for c in pool if c.group != 2]
         pool = no_pairs or pool
-    return min(pool, key=LEAD_KEYS[LEAD_KEY])
-
-
-LEAD_KEYS = {
-    "weak": lambda c: (-lowness(c), -c.size, c.value),
-    "fives": lambda c: (c.group != FIVE, -lowness(c), -c.size, c.value),
-    "size": lambda c: (-c.size, -lowness(c), c.value),
-    "weak_lowsize": lambda c: (-min(lowness(c), 8), -c.size, c.value),
-}
-LEAD_KEY = "fives"
+    if style.fives_first:
+        return min(pool, key=lambda c: (c.group != FIVE, -lowness(c), -c.size, c.value))
+    return min(pool, key=lambda c: (-lowness(c), -c.size, c.value))
 
 
 def _opening(hand: int) -> Combo:
@@ -170,12 +193,12 @@ def _weakest_single(hand: int) -> Combo:
     return combo
 
 
-def _opponent_first_on_one(sit: Situation, sides: Sides, partner: int) -> bool:
+def _opponent_first_on_one(sit: Situation, partners: list[int], partner: int) -> bool:
     """Whether an opponent holding one card plays before ``partner`` in this trick."""
     for s in _holders(sit):
         if s == partner:
             return False
-        if sit.counts[s] == 1 and not sides.is_partner(s):
+        if sit.counts[s] == 1 and s not in partners:
             return True
     return False
 
@@ -183,7 +206,7 @@ def _opponent_first_on_one(sit: Situation, sides: Sides, partner: int) -> bool:
 # ---- following --------------------------------------------------------------------------------
 
 
-def _follow(sit: Situation, sides: Sides) -> Combo | None:
+def _follow(sit: Situation, style: Style, partners: list[int]) -> Combo | None:
     current = sit.current
     assert current is not None
     hand = sit.hand
@@ -194,10 +217,10 @@ def _follow(sit: Situation, sides: Sides) -> Combo | None:
         if combo.mask == hand:
             return combo  # go out (R30)
     unseen = sit.unseen
-    opponents = _opponents(sit, sides)
+    opponents = _opponents(sit, partners)
     threat = _min_count(sit, opponents)
-    if sides.is_partner(sit.current_seat):
-        return _over_partner(sit, sides, legal, unseen)
+    if sit.current_seat in partners:
+        return _over_partner(sit, partners, legal, unseen)
     split = split_hand(hand)
     candidates = _candidates(legal, split)
     scored: list[tuple[int, int, Combo]] = []
@@ -206,16 +229,16 @@ def _follow(sit: Situation, sides: Sides) -> Combo | None:
         scored.append((count - (split.count - 1), combo.value, combo))
     delta, _, best = min(scored, key=lambda t: (t[0], t[1]))
     leader_left = sit.counts[sit.current_seat]
-    urgent = leader_left <= 3 or threat <= 2
+    urgent = leader_left <= style.urgent_leader or threat <= style.urgent_threat
     if leader_left <= 2 or threat == 1:
         allowed = 9  # stop an opponent from going out whatever it costs
     elif urgent or split.count <= 3:
         allowed = 1
     else:
-        allowed = ALLOW_BASE
+        allowed = style.allow_break
     if delta > allowed:
         return None
-    if KEEP_CONTROL and not urgent and not beatable(best, unseen) and lowness(current) >= 4:
+    if style.keep_control and not urgent and not beatable(best, unseen) and lowness(current) >= 4:
         loose_after = sum(1 for c in split_hand(hand ^ best.mask).plays if beatable(c, unseen))
         if loose_after >= 3:
             return None  # keep a top card for control rather than spend it on a low play
@@ -231,13 +254,13 @@ def _candidates(legal: list[Combo], split: Split) -> list[Combo]:
     return chosen
 
 
-def _over_partner(sit: Situation, sides: Sides, legal: list[Combo], unseen: int) -> Combo | None:
+def _over_partner(sit: Situation, partners: list[int], legal: list[Combo], unseen: int) -> Combo | None:
     """Beat a partner's play only when an opponent still to act could go out over it."""
     current = sit.current
     assert current is not None
     size = current.size if current.group != FIVE else 5
     danger = any(
-        sit.counts[s] <= size and not sides.is_partner(s)
+        sit.counts[s] <= size and s not in partners
         for s in _holders(sit)
         if s != sit.current_seat
     )

@@ -31,7 +31,6 @@ S3_BIT = 1 << S3
 S2_BIT = 1 << S2
 BLACK_BITS = S3_BIT | S2_BIT
 EVIDENCE_WEIGHT = 0.2
-PARTNER_THRESHOLD = 0.9
 """How much one 'beat that seat's play' shifts the odds that two seats are on opposite sides."""
 
 
@@ -194,8 +193,9 @@ class Sides:
     double_seat: int
     """The 双牛鬼 when known (this seat, or a seat showing both marks), else -1."""
 
-    def is_partner(self, seat: int) -> bool:
-        return seat >= 0 and self.partner[seat] >= PARTNER_THRESHOLD
+    def is_partner(self, seat: int, threshold: float = 0.9) -> bool:
+        """Whether this seat is at least ``threshold`` sure that ``seat`` is its partner."""
+        return seat >= 0 and self.partner[seat] >= threshold
 
 
 def infer_sides(sit: Situation) -> Sides:
