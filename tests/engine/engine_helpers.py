@@ -56,6 +56,12 @@ def random_game(
         assert game.to_move == ref.to_move, (seed, len(game.actions()))
         assert game.can_pass() == ref.can_pass()
         assert game.finish == ref.finish
+        assert [game.count(s) for s in range(4)] == [len(h) for h in ref.hands]
+        current = game.current
+        assert (sorted(codes(current.cards)) if current else None) == (
+            sorted(ref.current) if ref.current else None
+        )
+        assert [codes(game.marks(s)) for s in range(4)] == [ref.marks(s) for s in range(4)]
         assert (game.result.to_dict() if game.result else None) == ref.result(), seed
         if on_step is not None:
             on_step(game, ref, event)

@@ -222,6 +222,7 @@ class RefGame:
 
     def __init__(self, hands: Sequence[Iterable[str]]) -> None:
         self.hands = [set(h) for h in hands]
+        self.played: list[list[str]] = [[], [], [], []]
         self.black = black_side(self.hands)
         self.to_move: int | None = next(s for s in range(4) if "D4" in self.hands[s])  # R26
         self.current: list[str] | None = None
@@ -250,6 +251,7 @@ class RefGame:
         cards = list(cards)
         assert seat == self.to_move and set(cards) <= self.hands[seat]
         self.hands[seat] -= set(cards)
+        self.played[seat] += cards
         self.current, self.current_seat, self.passed, self.opening = cards, seat, set(), False
         if not self.hands[seat]:
             self.finish.append(seat)  # R30
@@ -268,6 +270,10 @@ class RefGame:
             self.current, self.passed = None, set()
         else:
             self.to_move = self.next_holding(seat)
+
+    def marks(self, seat: int) -> list[str]:
+        """R11: the ♠3/♠2 a seat has played, shown at that seat (in R5 order: ♠2 before ♠3)."""
+        return [c for c in ("S2", "S3") if c in self.played[seat]]
 
     def escape(self, seat: int) -> None:
         self.over, self.to_move, self.current, self.escaped = True, None, None, seat
