@@ -279,7 +279,9 @@ def create_app(config: Config) -> FastAPI:
             return
         if not connection.bucket.take():
             connection.limited += 1
-            connection.error(None, "rate_limited", f"over {config.rate_limit:g} messages per second; dropped")
+            connection.error(
+                _request_id(text), "rate_limited", f"over {config.rate_limit:g} messages per second; dropped"
+            )
             if connection.limited >= FLOOD_CLOSE:
                 connection.close()
             return
@@ -328,6 +330,16 @@ def create_app(config: Config) -> FastAPI:
         app.mount("/", StaticFiles(directory=static, html=True), name="web")
 
     return app
+
+
+def _request_id(text: str) -> str | None:
+    """The ``id`` of a frame, if it has a readable one (to answer even a dropped request)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    request_id = data.get("id") if isinstance(data, dict) else None
+    return request_id if isinstance(request_id, str) else None
 
 
 def _validation_text(error: ValidationError) -> str:
