@@ -271,9 +271,9 @@ def summarise(specs: Sequence[str], reports: Sequence[GameReport]) -> Summary:
 
 
 def default_out(specs: Sequence[str], games: int, seed: int) -> str:
-    """Where a run's records go unless told otherwise: ``arena-records/A-vs-B-seedS-Ngames.jsonl``."""
+    """Where a run's records go unless told otherwise: ``artifacts/arena/A-vs-B-seedS-Ngames.jsonl``."""
     names = ["".join(ch if ch.isalnum() else "_" for ch in spec) for spec in specs]
-    return os.path.join("arena-records", f"{names[0]}-vs-{names[1]}-seed{seed}-{games}games.jsonl")
+    return os.path.join("artifacts", "arena", f"{names[0]}-vs-{names[1]}-seed{seed}-{games}games.jsonl")
 
 
 class RecordWriter:

@@ -61,7 +61,7 @@ def register(subparsers: Any) -> None:
                         help="hard time limit per decision; a bot over it plays the fallback (default 10; "
                         "0 = none)")
     parser.add_argument("--out", metavar="FILE",
-                        help="where to write the records (default arena-records/A-vs-B-seedS-Ngames.jsonl)")
+                        help="where to write the records (default artifacts/arena/A-vs-B-seedS-Ngames.jsonl)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.set_defaults(run=run)
 
