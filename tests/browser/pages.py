@@ -74,17 +74,42 @@ def take_turn(page: Any) -> bool:
     return True
 
 
+def click_card(page: Any, code: str) -> None:
+    """Tap a card of the hand where it shows: its top-left corner (hand cards overlap)."""
+    page.click(f".hand [data-card='{code}']", position={"x": 6, "y": 14})
+
+
+def take_turn_by_cards(page: Any) -> bool:
+    """Like :func:`take_turn`, but the cards are chosen by tapping them: the hint shows a legal play,
+    the cards are tapped off (Play turns disabled) and on again (Play turns enabled), then Play."""
+    if not page.locator("[data-action=hint]:enabled").count():
+        return take_turn(page)
+    before = seq(page)
+    page.click("[data-action=hint]")
+    chosen = page.locator(".hand .card.selected").evaluate_all("es => es.map((e) => e.dataset.card)")
+    assert chosen
+    for code in chosen:
+        click_card(page, code)
+    assert page.locator("[data-action=play]").is_disabled()
+    for code in chosen:
+        click_card(page, code)
+    assert page.locator("[data-action=play]").is_enabled()
+    page.click("[data-action=play]")
+    page.wait_for_function(SEQ_ABOVE, arg=before)
+    return True
+
+
 def result_shown(page: Any) -> bool:
     return bool(page.locator("[data-role=result]").count())
 
 
 def play_until_result(page: Any, timeout: float = 120.0) -> int:
-    """Play this page's turns (bots play the others) until the result panel shows; returns the turns."""
+    """Play this page's turns by tapping cards (bots play the others) until the result panel shows."""
     turns = 0
     deadline = time.monotonic() + timeout
     while not result_shown(page):
         assert time.monotonic() < deadline, "the game did not end in time"
-        if take_turn(page):
+        if take_turn_by_cards(page):
             turns += 1
         else:
             page.wait_for_timeout(40)

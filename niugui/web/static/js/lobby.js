@@ -3,6 +3,7 @@
 import { getLang, t } from "./i18n.js";
 import { api, session } from "./net.js";
 import { botName } from "./table.js";
+import { cardElement } from "./cards.js";
 
 const el = (tag, cls = "", text = "") => {
   const e = document.createElement(tag);
@@ -101,8 +102,14 @@ export function signInPanel(onSession) {
     setTimeout(() => (mode === "guest" ? nick : user).focus(), 0);
   };
   draw();
-  panel.append(el("h2", "", t("title")), tabs, body, err);
-  return panel;
+  const hero = el("div", "hero");
+  const fan = el("div", "fan");
+  for (const code of ["S2", "S3", "BJ", "RJ"]) fan.append(cardElement(code, { attr: "demo" }));
+  hero.append(fan, el("h1", "", t("title")), el("p", "", t("tagline")));
+  panel.append(tabs, body, err);
+  const wrap = el("div");
+  wrap.append(hero, panel);
+  return wrap;
 }
 
 /** The lobby for a signed-in player. handlers: {conn, onOpenTable(id, code), onHistory(), onReplay()} */

@@ -17,8 +17,8 @@ const el = (tag, cls = "", text = "") => {
 /** The seat shown at a position, given the seat at the bottom. */
 export const seatAt = (bottom, rel) => (bottom + rel) % 4;
 
-/** A bot's name in the page's language: 机器人2·高手 / bot 2 · expert. */
-export const botName = (seat, level) => `${t("bot")} ${seat + 1} · ${t(`bot_${level}`)}`;
+/** A bot's name in the page's language: 机器人2 / Bot 2 (its level is in the table's settings). */
+export const botName = (seat, level) => `${t("bot")}${getLang() === "zh" ? "" : " "}${seat + 1}`;
 
 export function seatName(state, seat) {
   const p = state.players && state.players[seat];
@@ -68,6 +68,8 @@ export class TableView {
     this.note = el("div", "felt-note");
     this.felt.append(this.note);
     this.meBar = el("div", "me-bar");
+    this.msgLine = el("div", "msg-line");
+    this.msgLine.dataset.role = "message";
     this.actionsBar = el("div", "actions");
     this.hintBtn = el("button", "btn hint", t("hint"));
     this.hintBtn.dataset.action = "hint";
@@ -83,7 +85,7 @@ export class TableView {
     this.hand = el("div", "hand");
     this.hand.dataset.role = "hand";
     this.handWrap.append(this.hand);
-    this.root.append(this.felt, this.meBar, this.actionsBar, this.handWrap);
+    this.root.append(this.felt, this.meBar, this.msgLine, this.actionsBar, this.handWrap);
   }
 
   /** Show a new state: {view, me, players, totals, deadline, flip, pending}. */
@@ -115,6 +117,7 @@ export class TableView {
     const view = s.view;
     const bottom = this.bottomSeat();
     this.nowMarks = new Set();
+    this.msgLine.classList.toggle("hidden", this.replay);
     this.actionsBar.classList.toggle("hidden", this.replay || s.me === null || s.me === undefined || !view || view.over);
     for (const rel of [1, 2, 3]) {
       const pos = POSITIONS[rel];
@@ -269,9 +272,7 @@ export class TableView {
     this.countdownSlot = el("span", "countdown hidden");
     this.countdownSlot.dataset.role = "countdown";
     this.meBar.append(this.countdownSlot);
-    this.msg = el("span", "msg");
-    this.msg.dataset.role = "message";
-    this.meBar.append(this.msg);
+    this.msg = this.msgLine;
   }
 
   renderHand(bottom) {

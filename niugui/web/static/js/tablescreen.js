@@ -141,7 +141,7 @@ export class TableScreen {
     const me = st ? st.you : null;
     if (st && me !== null && me !== undefined && st.status === "playing") {
       const mine = st.seats[me];
-      const auto = el("button", "tb-btn", mine.autoplay ? `✕ ${t("autoplay")}` : t("autoplay"));
+      const auto = el("button", "tb-btn", mine.autoplay ? t("autoplay_off") : t("autoplay"));
       auto.dataset.action = "autoplay";
       auto.addEventListener("click", () => this.act("autoplay", { on: !mine.autoplay }));
       this.bar.append(auto);
