@@ -122,7 +122,9 @@ def classify(cards: Iterable[int] | int) -> Combo | None:
     >>> classify(parse_cards("S3 S2")) is None
     True
     """
-    if isinstance(cards, int):
+    if isinstance(cards, Card):  # one card, not a mask
+        mask = 1 << cards
+    elif isinstance(cards, int):
         mask = cards
     else:
         listed = list(cards)

@@ -37,17 +37,7 @@ OUTCOME_ZH = {
     "double_caught": "活抓双牛",
     "escape": "逃跑",
 }
-OUTCOME_EN = {
-    "sweep": "sweep",
-    "win": "win",
-    "draw": "draw (免炒, no score)",
-    "double_win": "Double Niugui wins",
-    "double_draw": "Double Niugui gets away",
-    "double_caught": "Double Niugui caught",
-    "escape": "escape",
-}
 PLACE_ZH = ("上游", "二游", "三游", "下游")
-PLACE_EN = ("1st out", "2nd out", "3rd out", "last")
 
 
 class IllegalMove(ValueError):
@@ -365,7 +355,7 @@ class Game:
         mover = self._to_move
         if mover is None:
             raise IllegalMove("the game is over (R31)", "R31")
-        if seat is not None and seat != mover:
+        if seat is not None and (seat != mover or isinstance(seat, bool)):
             raise IllegalMove(f"it is seat {mover}'s turn, not seat {seat}'s (R27)", "R27")
         return mover
 
