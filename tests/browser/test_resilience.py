@@ -96,11 +96,16 @@ def test_reload_and_dropped_connection_come_back_to_the_same_state(browser: Any,
     context.set_offline(True)
     page.wait_for_selector("#conn-banner[data-status=offline]")
     assert page.locator("#conn-banner").is_visible()
-    page.wait_for_timeout(1200)  # a retry or two fail while offline
+    # Everyone at the table sees the seat go offline (and into 托管).
+    observer.wait_for_selector(f"[data-seat='{seat}'] [data-chip=offline]")
+    observer.wait_for_selector(f"[data-seat='{seat}'] [data-chip=autoplay]")
+    page.wait_for_timeout(800)  # a retry or two fail while offline
     assert page.get_attribute("#conn-banner", "data-status") in ("offline", "reconnecting")
+    assert page.locator("[data-action=play]:enabled, [data-action=pass]:enabled").count() == 0
     context.set_offline(False)
     before, after = after, same_as_observer(page, observer, seat)
     assert set(after["hand"]) <= set(before["hand"])
+    observer.wait_for_selector(f"[data-seat='{seat}'] [data-chip=offline]", state="detached")
 
     # 3. The socket is closed under the page: it reconnects and asks for what it missed (last seq).
     page.evaluate("window.niugui.conn.ws.close()")

@@ -73,7 +73,7 @@ export function signInPanel(onSession) {
     pass.autocomplete = mode === "register" ? "new-password" : "current-password";
     if (mode !== "guest") form.append(field(t("username"), user), field(t("password"), pass));
     if (mode !== "login") form.append(field(t("nickname"), nick));
-    const submit = el("button", "btn", labels[mode]);
+    const submit = el("button", "btn", mode === "guest" ? t("enter") : labels[mode]);
     submit.type = "submit";
     submit.dataset.action = `session-${mode}`;
     form.append(submit);

@@ -48,6 +48,15 @@ export function resultPanel(opts) {
     table.append(row);
   }
   box.append(table);
+  const buttons = el("div", "buttons");
+  for (const b of opts.buttons || []) {
+    const btn = el("button", `btn${b.primary ? "" : " secondary"}`, b.label);
+    btn.dataset.action = b.action;
+    if (b.disabled) btn.disabled = true;
+    btn.addEventListener("click", b.onClick);
+    buttons.append(btn);
+  }
+  box.append(buttons);
 
   const hands = el("div", "hands");
   hands.append(el("h3", "", t("hands_left")));
@@ -75,16 +84,6 @@ export function resultPanel(opts) {
   box.append(hands);
 
   if (proof && proof.salt && proof.deck) box.append(proofBox(proof, view));
-
-  const buttons = el("div", "buttons");
-  for (const b of opts.buttons || []) {
-    const btn = el("button", `btn${b.primary ? "" : " secondary"}`, b.label);
-    btn.dataset.action = b.action;
-    if (b.disabled) btn.disabled = true;
-    btn.addEventListener("click", b.onClick);
-    buttons.append(btn);
-  }
-  box.append(buttons);
   return box;
 }
 

@@ -191,8 +191,16 @@ export class TableView {
         badges.append(el("span", "chip place p3", t("place_3")));
       }
     }
-    if (p && p.autoplay) badges.append(el("span", "chip autoplay", t("autoplay")));
-    if (p && p.offline) badges.append(el("span", "chip offline", t("offline")));
+    if (p && p.autoplay) {
+      const chip = el("span", "chip autoplay", t("autoplay"));
+      chip.dataset.chip = "autoplay";
+      badges.append(chip);
+    }
+    if (p && p.offline) {
+      const chip = el("span", "chip offline", t("offline"));
+      chip.dataset.chip = "offline";
+      badges.append(chip);
+    }
     if (s.totals) {
       const total = s.totals[seat];
       badges.append(el("span", "chip total", `${t("total")} ${total > 0 ? "+" : ""}${total}`));
