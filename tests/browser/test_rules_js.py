@@ -175,3 +175,17 @@ def test_commitment_hash_matches_hashlib(page: Any) -> None:
     )
     empty, long = hashlib.sha256(b"").hexdigest(), hashlib.sha256(b"x" * 119).hexdigest()
     assert got == [expected, expected, empty, long]
+
+
+@pytest.mark.parametrize(
+    ("play", "shown"),
+    [
+        ("D4 C5 HA S2 D3", "HA S2 D3 D4 C5"),  # A2345: the A is low (R4)
+        ("CT HJ SQ DK CA", "CT HJ SQ DK CA"),  # 10JQKA: the A is high
+        ("S4 S5 S6 S7 S8", "S4 S5 S6 S7 S8"),
+        ("D9 C9 S3 H3 D3", "D3 H3 S3 D9 C9"),  # full house: the triple first (R20)
+        ("BJ D7 C7 H7 S7", "D7 C7 H7 S7 BJ"),  # four plus one: the four first (R21)
+    ],
+)
+def test_plays_are_shown_in_reading_order(page: Any, play: str, shown: str) -> None:
+    assert run(page, "return rules.displayOrder(arg);", play.split()) == shown.split()

@@ -53,6 +53,15 @@ export function sortCodes(codes) {
   return [...codes].sort((a, b) => indexOf(a) - indexOf(b));
 }
 
+/** Codes grouped by suit (♦ ♣ ♥ ♠, jokers last), each suit weakest first: for spotting flushes. */
+export function sortBySuit(codes) {
+  const key = (code) => {
+    const i = indexOf(code);
+    return i >= SMALL_JOKER ? 100 + i : (i & 3) * 13 + (i >> 2);
+  };
+  return [...codes].sort((a, b) => key(a) - key(b));
+}
+
 /** One card drawn in HTML/CSS (text glyphs scale crisply at any size). */
 export function cardElement(code, { size = "", selectable = false, attr = "card" } = {}) {
   const el = document.createElement(selectable ? "button" : "div");

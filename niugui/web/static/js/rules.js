@@ -101,6 +101,30 @@ export function judgeSelection(view, selected) {
   return { ok: false, rule: "", key: "why_illegal" };
 }
 
+/**
+ * A play's cards in the order a player reads them: straights in sequence (A2345 with the A low, R4),
+ * a full house or four plus one with its triple or four first; anything else weakest first.
+ */
+export function displayOrder(codes) {
+  const cards = codes.map(indexOf).sort((a, b) => a - b);
+  const combo = classify(codes);
+  if (combo && (combo.kind === "straight" || combo.kind === "straight_flush")) {
+    const low = cards.some((c) => c >> 2 === 11 || c >> 2 === 12); // a 2 or a 3: the A counts low
+    const position = (c) => {
+      const r = c >> 2;
+      if (r === 10) return low ? 0 : 13;
+      if (r === 11) return 1;
+      if (r === 12) return 2;
+      return r + 3;
+    };
+    cards.sort((a, b) => position(a) - position(b));
+  } else if (combo && (combo.kind === "full_house" || combo.kind === "four_plus_one")) {
+    const count = (c) => cards.filter((d) => d < 52 && d >> 2 === c >> 2).length;
+    cards.sort((a, b) => count(b) - count(a) || a - b);
+  }
+  return cards.map(codeOf);
+}
+
 // ---- replaying a record (RECORD.md) -----------------------------------------------------------
 
 const SEATS = 4;

@@ -1,9 +1,9 @@
 // The table: four seats around the felt (you at the bottom, play order counter-clockwise), the
 // current trick, your hand with Play / Pass / Hint. It renders only what the view says (R11, R12).
 
-import { cardBack, cardElement, cardText, sortCodes } from "./cards.js";
+import { cardBack, cardElement, cardText, sortBySuit, sortCodes } from "./cards.js";
 import { getLang, t } from "./i18n.js";
-import { judgeSelection, noCardPlayed } from "./rules.js";
+import { displayOrder, judgeSelection, noCardPlayed } from "./rules.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise from you (R7)
 
@@ -227,7 +227,7 @@ export class TableView {
         slot.append(el("span", "pass-chip", t("passed")));
       } else if (last.play) {
         const row = el("div", "cards-row");
-        for (const c of sortCodes(last.play)) row.append(cardElement(c, { size: "sm" }));
+        for (const c of displayOrder(last.play)) row.append(cardElement(c, { size: "sm" }));
         slot.append(row);
         if (last.kind && last.play.length > 1) slot.append(el("div", "kind", t(`kind_${last.kind}`)));
       }
@@ -277,6 +277,15 @@ export class TableView {
     }
     this.meBar.append(this.badges(bottom));
     if (p && p.bot && !mine) this.meBar.append(el("span", "chip", t("bot")));
+    if (!this.replay && view && view.hand && view.hand.length > 1) {
+      const sort = el("button", "tb-btn", localStorage.getItem("niugui.sort") === "suit" ? t("sort_rank") : t("sort_suit"));
+      sort.dataset.action = "sort";
+      sort.addEventListener("click", () => {
+        localStorage.setItem("niugui.sort", localStorage.getItem("niugui.sort") === "suit" ? "rank" : "suit");
+        this.render();
+      });
+      this.meBar.append(sort);
+    }
     this.countdownSlot = el("span", "countdown hidden");
     this.countdownSlot.dataset.role = "countdown";
     this.meBar.append(this.countdownSlot);
@@ -295,7 +304,8 @@ export class TableView {
       this.hand.append(empty);
       return;
     }
-    for (const code of sortCodes(codes)) {
+    const bySuit = localStorage.getItem("niugui.sort") === "suit";
+    for (const code of bySuit ? sortBySuit(codes) : sortCodes(codes)) {
       const card = cardElement(code, { selectable: !this.replay });
       if (this.selected.has(code)) card.classList.add("selected");
       if (!this.replay) card.addEventListener("click", () => this.toggle(code, card));
