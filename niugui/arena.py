@@ -11,15 +11,18 @@ scores sum to zero, A's mean is minus B's. Its 95% confidence interval is comput
 the mean of each deal's twelve seat-games is one sample — because the six games of one deal share
 their cards and are not independent: ``mean ± 1.96 · sd / √deals`` (normal approximation). A
 seat-game is a *win* when its score is > 0, a *draw* when it is 0, a *loss* when < 0.
-Decision times are the bot's own thinking time per decision (p50, p99).
+Decision times are the bot's own thinking time per decision (p50, p99), both wall-clock (what a
+budget limits; it grows when the machine is busy) and CPU time of the deciding thread (what the bot
+itself costs; it misses work a bot hands to other processes).
 
 **Time limits.** Each decision has a hard budget (``budget`` seconds): where POSIX timers exist the
 bot is interrupted by ``SIGALRM`` when it runs out, and like a bot that raises or plays illegally it
 is replaced by the safe fallback (:func:`niugui.bots.choose_checked`); every fallback is counted.
 
->>> from collections import Counter
->>> [Counter(arrangement[seat] for arrangement in ARRANGEMENTS) for seat in range(4)]
-[Counter({0: 3, 1: 3}), Counter({0: 3, 1: 3}), Counter({0: 3, 1: 3}), Counter({0: 3, 1: 3})]
+>>> ARRANGEMENTS[:2]
+((0, 0, 1, 1), (0, 1, 0, 1))
+>>> [[sum(1 for a in ARRANGEMENTS if a[seat] == bot) for seat in range(4)] for bot in (0, 1)]
+[[3, 3, 3, 3], [3, 3, 3, 3]]
 """
 
 from __future__ import annotations
@@ -69,7 +72,10 @@ class GameReport:
     outcome: str
     record: dict[str, Any]
     times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    """Per bot, the wall-clock seconds of each decision."""
     fallbacks: list[int] = field(default_factory=lambda: [0, 0])
+    cpu_times: tuple[list[float], list[float]] = field(default_factory=lambda: ([], []))
+    """Per bot, the CPU seconds of each decision (of the deciding thread)."""
 
 
 def play_game(
@@ -87,6 +93,7 @@ def play_game(
         decision = choose_checked(bots[seat], game.view(seat), budget, interrupt=True)
         side = seats[seat]
         report.times[side].append(decision.seconds)
+        report.cpu_times[side].append(decision.cpu_seconds)
         if decision.fallback is not None:
             report.fallbacks[side] += 1
         if decision.action is None:
@@ -165,8 +172,9 @@ def _deals(
 def mean_ci(samples: Sequence[float]) -> tuple[float, float]:
     """The mean and the half-width of its 95% confidence interval (normal approximation).
 
-    >>> mean_ci([1.0, 2.0, 3.0, 4.0])
-    (2.5, 1.2652...)
+    >>> mean, half = mean_ci([1.0, 2.0, 3.0, 4.0])
+    >>> mean, round(half, 4)
+    (2.5, 1.2652)
     """
     n = len(samples)
     if n == 0:
@@ -210,6 +218,8 @@ class BotSummary:
     p50_ms: float
     p99_ms: float
     fallbacks: int
+    cpu_p50_ms: float = math.nan
+    cpu_p99_ms: float = math.nan
 
 
 @dataclass(slots=True)
@@ -234,9 +244,11 @@ def summarise(specs: Sequence[str], reports: Sequence[GameReport]) -> Summary:
         won = dict.fromkeys(OUTCOMES, 0)
         lost = dict.fromkeys(OUTCOMES, 0)
         times: list[float] = []
+        cpu: list[float] = []
         fallbacks = 0
         for r in reports:
             times += r.times[side]
+            cpu += r.cpu_times[side]
             fallbacks += r.fallbacks[side]
             for seat in range(SEATS):
                 if r.seats[seat] != side:
@@ -265,6 +277,8 @@ def summarise(specs: Sequence[str], reports: Sequence[GameReport]) -> Summary:
                 p50_ms=percentile(times, 50) * 1000,
                 p99_ms=percentile(times, 99) * 1000,
                 fallbacks=fallbacks,
+                cpu_p50_ms=percentile(cpu, 50) * 1000,
+                cpu_p99_ms=percentile(cpu, 99) * 1000,
             )
         )
     return Summary(games=games, deals=len(deals), bots=bots, outcomes=outcomes)

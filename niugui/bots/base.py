@@ -123,11 +123,14 @@ def _call_with_deadline(bot: Bot, view: View, seconds: float) -> Action:
 
 class Decision(NamedTuple):
     """What :func:`choose_checked` decided: the action to apply, why the bot's own answer was replaced
-    (``"raised"``, ``"illegal"``, ``"overrun"``; ``None`` when it was not) and the bot's thinking time."""
+    (``"raised"``, ``"illegal"``, ``"overrun"``; ``None`` when it was not) and the bot's thinking time:
+    wall-clock seconds (what a budget limits) and CPU seconds of this thread (what the bot itself
+    cost, whatever else the machine was doing)."""
 
     action: Action
     fallback: str | None
     seconds: float
+    cpu_seconds: float = 0.0
 
 
 def choose_checked(bot: Bot, view: View, budget: float | None = None, interrupt: bool = False) -> Decision:
@@ -140,6 +143,11 @@ def choose_checked(bot: Bot, view: View, budget: float | None = None, interrupt:
     # What is legal is read before the bot runs, so a bot that edits its view cannot change it.
     allowed: View = {"legal_plays": [list(p) for p in view["legal_plays"]], "can_pass": view.get("can_pass")}
     started = time.perf_counter()
+    cpu_started = time.thread_time()
+
+    def decided(action: Action, fallback: str | None) -> Decision:
+        return Decision(action, fallback, time.perf_counter() - started, time.thread_time() - cpu_started)
+
     try:
         if interrupt and budget is not None and budget > 0 and can_interrupt():
             action = _call_with_deadline(bot, view, budget)
@@ -147,20 +155,21 @@ def choose_checked(bot: Bot, view: View, budget: float | None = None, interrupt:
             action = bot.choose(view)
     except BudgetExceeded:
         log.warning("bot %s was stopped at its %.3fs budget; playing the fallback action", bot.name, budget)
-        return Decision(fallback_action(allowed), "overrun", time.perf_counter() - started)
+        return decided(fallback_action(allowed), "overrun")
     except Exception:
         log.exception("bot %s raised; playing the fallback action", bot.name)
-        return Decision(fallback_action(allowed), "raised", time.perf_counter() - started)
-    elapsed = time.perf_counter() - started
+        return decided(fallback_action(allowed), "raised")
+    decision = decided(action, None)
     if not is_legal(allowed, action):
         log.warning("bot %s chose an illegal action %r; playing the fallback action", bot.name, action)
-        return Decision(fallback_action(allowed), "illegal", elapsed)
-    if budget is not None and elapsed > budget:
+        return decision._replace(action=fallback_action(allowed), fallback="illegal")
+    if budget is not None and decision.seconds > budget:
         log.warning(
-            "bot %s took %.3fs, over its %.3fs budget; playing the fallback action", bot.name, elapsed, budget
+            "bot %s took %.3fs, over its %.3fs budget; playing the fallback action",
+            bot.name, decision.seconds, budget,
         )
-        return Decision(fallback_action(allowed), "overrun", elapsed)
-    return Decision(action, None, elapsed)
+        return decision._replace(action=fallback_action(allowed), fallback="overrun")
+    return decision
 
 
 def choose_safely(bot: Bot, view: View, budget: float | None = None, interrupt: bool = False) -> Action:

@@ -125,7 +125,8 @@ def run(args: argparse.Namespace) -> int:
     console.print(
         f"{summary.games} games, {summary.deals} deals, {elapsed:.1f}s. The CI is over deals: a deal's 6 "
         "seatings share its cards, so each deal is one sample. Win: the seat scored > 0; draw: 0. "
-        f"Decision times over {summary.bots[0].decisions} + {summary.bots[1].decisions} decisions."
+        f"Decision times (wall clock; cpu = the deciding thread's CPU time) over {summary.bots[0].decisions} "
+        f"+ {summary.bots[1].decisions} decisions."
     )
     console.print(f"records: {out}  (replay game k: sed -n kp {out} | niugui replay -)", soft_wrap=True)
     return 0
@@ -133,13 +134,15 @@ def run(args: argparse.Namespace) -> int:
 
 def bots_table(summary: arena.Summary) -> Table:
     table = Table(title="Points per seat per game (mean ± 95% CI over deals)")
-    for name in ("bot", "seat-games", "points", "win", "draw", "loss", "p50 ms", "p99 ms", "fallbacks"):
+    for name in ("bot", "seat-games", "points", "win", "draw", "loss", "p50 ms", "p99 ms", "cpu p50",
+                 "cpu p99", "fallbacks"):
         table.add_column(name, justify="left" if name == "bot" else "right", no_wrap=True)
     for label, bot in zip("AB", summary.bots, strict=True):
         table.add_row(
             f"{label} {bot.spec}", str(bot.seat_games), f"{bot.mean:+.3f} ± {bot.ci:.3f}",
             f"{bot.win:.1%}", f"{bot.draw:.1%}", f"{bot.loss:.1%}",
-            f"{bot.p50_ms:.3f}", f"{bot.p99_ms:.3f}", str(bot.fallbacks),
+            f"{bot.p50_ms:.3f}", f"{bot.p99_ms:.3f}", f"{bot.cpu_p50_ms:.3f}", f"{bot.cpu_p99_ms:.3f}",
+            str(bot.fallbacks),
         )
     return table
 

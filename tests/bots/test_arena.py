@@ -55,7 +55,7 @@ def test_percentile_nearest_rank() -> None:
 
 def fake(deal: int, arrangement: int, scores: list[int], outcome: str) -> GameReport:
     return GameReport(deal, arrangement, ARRANGEMENTS[arrangement], scores, outcome, {},
-                      ([0.001 * (deal + 1)], [0.002]), [0, 1])
+                      ([0.001 * (deal + 1)], [0.002]), [0, 1], ([0.0005], [0.0001 * (deal + 1)]))
 
 
 def test_summary_on_a_known_case() -> None:
@@ -86,6 +86,8 @@ def test_summary_on_a_known_case() -> None:
     assert a.outcomes_lost["double_caught"] == pytest.approx(3 / 24)
     assert summary.outcomes["double_caught"] == 0.5 and summary.outcomes["sweep"] == pytest.approx(1 / 12)
     assert a.decisions == 12 and a.p50_ms == pytest.approx(1.0) and a.p99_ms == pytest.approx(2.0)
+    assert a.cpu_p99_ms == pytest.approx(0.5) and b.cpu_p50_ms == pytest.approx(0.1)
+    assert b.cpu_p99_ms == pytest.approx(0.2)
     assert a.fallbacks == 0 and b.fallbacks == 12
 
 
