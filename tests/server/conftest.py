@@ -289,3 +289,29 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 def pg_url() -> str:
     return os.environ.get("NIUGUI_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@pytest.fixture
+def pg_schema_url() -> Iterator[str]:
+    """A URL whose connections use a fresh schema of the test PostgreSQL database (dropped after)."""
+    import secrets
+
+    import sqlalchemy as sa
+
+    url = pg_url()
+    schema = f"niugui_test_{secrets.token_hex(4)}"
+    try:
+        admin = sa.create_engine(url)
+        with admin.begin() as c:
+            c.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as error:  # no server, no database, no permission
+        pytest.skip(
+            f"PostgreSQL not reachable at {url} (set NIUGUI_TEST_PG_URL): {type(error).__name__}: {error}"
+        )
+    sep = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as c:
+            c.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from conftest import Player, Server, drive, game_over
@@ -155,3 +156,31 @@ def test_the_leak_check_catches_a_leak() -> None:
         raise AssertionError("the leak of S4 went unnoticed")
     played = dict(base, event={"kind": "play", "seat": 3, "cards": ["S4"]}, view={"hand": ["D4"]})
     assert assert_no_leak([deal, played, leaking], 0, {7: hands}) == 3
+
+
+def test_the_server_runs_on_postgresql_and_survives_sigkill(tmp_path: Path, pg_schema_url: str) -> None:
+    """The same code on PostgreSQL: schema migrated at start, a game played, killed, restarted, intact."""
+    server = Server(tmp_path / "data", db=pg_schema_url).start()
+    try:
+        alice = Player(server, "pg")
+        table = new_table(alice)
+        alice.ok("sit", table=table, seat=1)
+        alice.ok("fill_bots", table=table)
+        drive([alice], table, game_over(alice, table))
+        game_id = alice.states[table]["game_id"]
+        record = server.get(f"/api/games/{game_id}/record")
+        server.kill()
+        alice.ws = None
+        server.start()
+        assert server.get(f"/api/games/{game_id}/record") == record
+        alice.connect()
+        assert alice.welcome["seats"] == [{"table": table, "seat": 1}]
+        alice.ok("watch", table=table, last_seq=alice.last_seq[table])
+        alice.ok("ready", table=table)
+        alice.wait_event("deal", game_no=2)
+        drive([alice], table, game_over(alice, table))
+        ledger = server.get(f"/api/tables/{table}/ledger")["entries"]
+        assert len(ledger) == 8 and verify(record).startswith("OK")
+        alice.close()
+    finally:
+        server.stop()
