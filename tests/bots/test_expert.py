@@ -110,3 +110,12 @@ def test_red_seat_knows_the_last_seat_once_both_blacks_show() -> None:
     """R10: ♠3 at seat 1 and ♠2 at seat 3: seat 2 is this red seat's partner."""
     sit = situation("D5 C7", [2, 8, 6, 9], marks={1: "S3", 3: "S2"})
     assert infer_sides(sit).partner == [0.0, 0.0, 1.0, 0.0]
+
+
+def test_the_double_niugui_keeps_its_second_mark_back() -> None:
+    """R11: a 双牛鬼 that has shown ♠3 does not show ♠2 on a low single (that would reveal 1v3)."""
+    sit = situation("S2 D5 C7 HT", [4, 10, 8, 10], current=("HA", 2), marks={0: "S3"})
+    assert infer_sides(sit).double
+    assert decide(sit) is None
+    urgent = situation("S2 D5 C7 HT", [4, 1, 8, 10], current=("HA", 1), marks={0: "S3"})
+    assert codes(decide(urgent)) == ["S2"]  # but it stops seat 1 going out with its last card
