@@ -348,7 +348,8 @@ export class TableView {
         text = t(verdict.key, verdict.params || {});
         bad = true;
       } else if (!this.selected.size) {
-        text = view.can_pass ? t("your_turn") : t("must_lead");
+        if (view.can_pass && !(view.legal_plays || []).length) text = t("nothing_beats");
+        else text = view.can_pass ? t("your_turn") : t("must_lead");
       } else {
         text = t("your_turn");
       }
