@@ -15,8 +15,10 @@ from .pages import create_table, my_turn, play_until_result, take_nickname, take
 
 
 def shoot_both(page: Any, name: str) -> None:
+    """Screenshots at both sizes; on the phone nothing may stick out sideways."""
     page.set_viewport_size(PHONE)
     page.wait_for_timeout(150)
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
     screenshot(page, f"{name}-phone-360x640")
     page.set_viewport_size(DESKTOP)
     page.wait_for_timeout(150)

@@ -189,3 +189,8 @@ def test_commitment_hash_matches_hashlib(page: Any) -> None:
 )
 def test_plays_are_shown_in_reading_order(page: Any, play: str, shown: str) -> None:
     assert run(page, "return rules.displayOrder(arg);", play.split()) == shown.split()
+
+
+def test_every_word_of_the_page_exists_in_both_languages(page: Any) -> None:
+    keys = page.evaluate("async () => (await import('/js/i18n.js')).STRING_KEYS")
+    assert set(keys["zh"]) == set(keys["en"])
