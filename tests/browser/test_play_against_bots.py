@@ -78,6 +78,8 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
     page.click("[data-action=close-result]")
     page.click("[data-action=leave]")
     page.click("[data-action=history]")
+    page.wait_for_selector("[data-role=leaderboard]")
+    assert "小明" in page.inner_text("[data-role=leaderboard]")
     page.click(f"tr[data-game='{game_id}'] [data-action=open-replay]")
     page.wait_for_selector("[data-role=step]")
     total = int(page.inner_text("[data-role=step]").split("/")[1].split()[0])

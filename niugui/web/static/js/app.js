@@ -163,7 +163,12 @@ function route() {
   }
   if (parts[0] === "history") {
     mount((root) => {
-      historyScreen(root, { onBack: () => (location.hash = "#/"), onReplay: (id) => (location.hash = `#/replay/${id}`) });
+      historyScreen(root, {
+        playerId: parts[1] ? decodeURIComponent(parts[1]) : null,
+        onBack: () => (location.hash = "#/"),
+        onReplay: (id) => (location.hash = `#/replay/${id}`),
+        onPlayer: (id) => (location.hash = `#/history/${encodeURIComponent(id)}`),
+      });
       return null;
     });
     return;

@@ -10,11 +10,12 @@ const el = (tag, cls = "", text = "") => {
   return e;
 };
 
-export async function historyScreen(root, { onBack, onReplay }) {
+/** A player's games (yours by default), and the leaderboard whose names open their games. */
+export async function historyScreen(root, { onBack, onReplay, onPlayer, playerId = null }) {
   root.innerHTML = "";
   root.className = "page";
   const panel = el("div", "panel");
-  const h2 = el("h2", "", t("my_games"));
+  const h2 = el("h2", "", playerId && playerId !== (session.account || {}).id ? t("player_games") : t("my_games"));
   h2.append(el("span", "spacer"));
   const back = el("button", "btn small secondary", t("lobby"));
   back.addEventListener("click", onBack);
@@ -22,10 +23,12 @@ export async function historyScreen(root, { onBack, onReplay }) {
   panel.append(h2);
   root.append(panel);
   const account = session.account;
-  if (!account) return;
+  const who = playerId || (account && account.id);
+  root.append(await leaderboard(onPlayer, who));
+  if (!who) return;
   let games;
   try {
-    games = (await api("GET", `/api/players/${encodeURIComponent(account.id)}/games?limit=100`)).games;
+    games = (await api("GET", `/api/players/${encodeURIComponent(who)}/games?limit=100`)).games;
   } catch (error) {
     panel.append(el("div", "error-text", error.message));
     return;
@@ -61,4 +64,38 @@ export async function historyScreen(root, { onBack, onReplay }) {
     table.append(row);
   }
   panel.append(table);
+}
+
+async function leaderboard(onPlayer, current) {
+  const panel = el("div", "panel");
+  panel.append(el("h2", "", t("leaderboard")));
+  let players = [];
+  try {
+    players = (await api("GET", "/api/leaderboard?limit=20")).players;
+  } catch (error) {
+    panel.append(el("div", "error-text", error.message));
+    return panel;
+  }
+  const table = el("table", "grid");
+  table.dataset.role = "leaderboard";
+  const head = el("tr");
+  for (const [text, cls] of [["#", ""], [t("nickname"), ""], [t("games"), "num"], [t("total"), "num"]]) head.append(el("th", cls, text));
+  table.append(head);
+  players.forEach((p, i) => {
+    const row = el("tr");
+    row.append(el("td", "", String(i + 1)));
+    const name = el("td");
+    const link = el("a", "", p.nickname);
+    link.href = `#/history/${encodeURIComponent(p.id)}`;
+    if (p.id === current) link.style.fontWeight = "700";
+    link.addEventListener("click", (event) => {
+      event.preventDefault();
+      onPlayer(p.id);
+    });
+    name.append(link);
+    row.append(name, el("td", "num", String(p.games)), el("td", "num", p.total > 0 ? `+${p.total}` : String(p.total)));
+    table.append(row);
+  });
+  panel.append(table);
+  return panel;
 }
