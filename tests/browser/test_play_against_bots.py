@@ -71,15 +71,28 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
     page.wait_for_selector("[data-role=verdict][data-ok]")
     assert page.get_attribute("[data-role=verdict]", "data-ok") == "true"
     shoot_both(page, "result")
-    assert page.locator("[data-action=next-game]").is_enabled()
     game_id = page.get_attribute(".table-screen", "data-game-id")
+    first_out = page.get_attribute("[data-role=result] tr[data-place='0']", "data-seat")
 
-    # History: the game is listed, and its replay steps forwards and backwards.
-    page.click("[data-action=close-result]")
+    # The next game: the previous 上游 draws first (R8); running totals carry over (R36).
+    page.click("[data-action=next-game]")
+    page.wait_for_selector(".table-screen[data-status=playing] .hand [data-card]")
+    assert "第 2 局" in page.inner_text("[data-role=table-title]")
+    assert page.get_attribute("[data-role=first-drawer]", "data-seat") == first_out
+    # Leaving a game in progress is an escape (R35): the page asks first.
+    page.once("dialog", lambda dialog: dialog.accept())
     page.click("[data-action=leave]")
+
+    # History: both games are listed (the second one an escape, −9), and the first one's replay steps
+    # forwards and backwards.
+    page.wait_for_selector("[data-role=hello]")
     page.click("[data-action=history]")
     page.wait_for_selector("[data-role=leaderboard]")
     assert "小明" in page.inner_text("[data-role=leaderboard]")
+    page.wait_for_selector("[data-role=history] tr[data-game]")
+    rows = page.locator("[data-role=history] tr[data-game]")
+    assert rows.count() == 2
+    assert rows.first.locator("td").nth(3).inner_text() == "-9"
     page.click(f"tr[data-game='{game_id}'] [data-action=open-replay]")
     page.wait_for_selector("[data-role=step]")
     total = int(page.inner_text("[data-role=step]").split("/")[1].split()[0])

@@ -37,6 +37,7 @@ export function resultPanel(opts) {
     const row = el("tr");
     row.dataset.seat = String(s);
     const place = result.finish.indexOf(s);
+    row.dataset.place = String(place);
     const isBlack = result.black.includes(s);
     row.append(el("td", "", `${names[s]}${isBlack ? " ♠" : ""}`));
     row.append(el("td", "", result.outcome === "escape" && place < 0 ? (result.scores[s] < 0 ? t("escaped") : "") : t(`place_${place < 0 ? 3 : place}`)));

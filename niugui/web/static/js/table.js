@@ -246,7 +246,10 @@ export class TableView {
       line.dataset.role = "flip";
       this.note.append(line);
     } else if (view && !noCardPlayed(view) && view.first_drawer !== null && view.first_drawer !== undefined) {
-      this.note.append(el("div", "", t("first_drawer", { name: seatName(s, view.first_drawer) })));
+      const line = el("div", "", t("first_drawer", { name: seatName(s, view.first_drawer) }));
+      line.dataset.role = "first-drawer";
+      line.dataset.seat = String(view.first_drawer);
+      this.note.append(line);
     }
     if (s.flip && (!view || noCardPlayed(view))) {
       const box = el("div", "flip-box");
@@ -256,7 +259,10 @@ export class TableView {
       box.append(el("span", "", t("flip_text", { card: cardText(s.flip.card, getLang()), n: s.flip.count ?? "", name: seatName(s, s.flip.seat) })));
       this.centerInfo.append(box);
     } else if (view && noCardPlayed(view) && view.first_drawer !== null && view.first_drawer !== undefined) {
-      this.centerInfo.append(el("div", "order-text", t("first_drawer", { name: seatName(s, view.first_drawer) })));
+      const line = el("div", "order-text", t("first_drawer", { name: seatName(s, view.first_drawer) }));
+      line.dataset.role = "first-drawer";
+      line.dataset.seat = String(view.first_drawer);
+      this.centerInfo.append(line);
     }
     if (s.centerExtra) this.centerInfo.append(s.centerExtra);
   }

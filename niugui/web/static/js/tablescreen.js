@@ -262,6 +262,10 @@ export class TableScreen {
         onClick: () => this.act("ready", {}),
       });
     }
+    const account = this.h.account() || {};
+    if (st.seats.some((x) => !x.player) && st.creator === account.id && st.status === "between") {
+      buttons.push({ label: t("fill_bots"), action: "fill-bots", onClick: () => this.act("fill_bots", {}) });
+    }
     buttons.push({ label: t("open_replay"), action: "open-replay", onClick: () => this.h.onReplay(gameId) });
     buttons.push({ label: "✕", action: "close-result", onClick: () => {
       this.dismissed = gameId;
@@ -275,8 +279,7 @@ export class TableScreen {
 
   nextBox() {
     const st = this.tstate;
-    const box = el("div", "waiting-box");
-    box.style.pointerEvents = "auto";
+    const box = this.waitingBox();
     const me = st.you;
     if (me !== null && me !== undefined && st.status === "between") {
       const ready = st.seats[me].ready;
