@@ -62,13 +62,13 @@ class Connection:
         self.websocket = websocket
         self.account_id = account.id
         self.nickname = account.nickname
-        self.queue: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[dict[str, Any] | str | None] = asyncio.Queue()
         self.bucket = TokenBucket(config.rate_limit, config.rate_burst)
         self.metrics = metrics
         self.limited = 0
         self.closed = False
 
-    def send(self, message: dict[str, Any]) -> None:
+    def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
             return
         if self.queue.qsize() >= QUEUE_LIMIT:
@@ -92,7 +92,9 @@ class Connection:
                 if message is None:
                     await self.websocket.close(code=1008)
                     return
-                await self.websocket.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+                if not isinstance(message, str):
+                    message = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+                await self.websocket.send_text(message)
         except Exception:  # the socket is gone; the reader notices and cleans up
             self.closed = True
 

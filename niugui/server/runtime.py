@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import time
 from collections import deque
 from collections.abc import Callable
@@ -32,13 +33,18 @@ from .store import GameRow, LedgerEntry, Store
 SEATS = 4
 
 
+def _json(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 class Client(Protocol):
     """A connection as the runtime sees it."""
 
     account_id: str
     nickname: str
 
-    def send(self, message: dict[str, Any]) -> None: ...
+    def send(self, message: dict[str, Any] | str) -> None:
+        """Queue a message (a dict, or one already serialized as JSON text)."""
 
 
 class Fault(Exception):
@@ -110,6 +116,7 @@ class TableRuntime:
     autoplay_bot: Bot | None = None
     restoring: bool = False
     _timer: asyncio.TimerHandle | None = None
+    _settings_cache: tuple[TableSettings, dict[str, Any]] | None = None
     _turn: int = 0  # bumps whenever the turn changes, so stale timers and bot answers are ignored
     on_reload: Callable[[TableRuntime], None] | None = None
 
@@ -134,8 +141,14 @@ class TableRuntime:
             "seats": [slot.player for slot in self.seats],
             "spectators": len(self.subscribers),
             "games_played": self.series.games,
-            "settings": self.settings.model_dump(),
+            "settings": self.settings_dict(),
         }
+
+    def settings_dict(self) -> dict[str, Any]:
+        cached = self._settings_cache
+        if cached is None or cached[0] is not self.settings:
+            cached = self._settings_cache = (self.settings, self.settings.model_dump())
+        return cached[1]
 
     def state(self, you: int | None) -> dict[str, Any]:
         return {
@@ -144,7 +157,7 @@ class TableRuntime:
             "private": self.settings.private,
             "code": self.code,
             "creator": self.creator,
-            "settings": self.settings.model_dump(),
+            "settings": self.settings_dict(),
             "status": self.status,
             "seats": [
                 {"seat": n, "player": s.player, "online": s.online, "autoplay": s.autoplay, "ready": s.ready}
@@ -295,23 +308,23 @@ class TableRuntime:
         self.status = status
 
     def broadcast(self, seq: int, now: float, event: dict[str, Any]) -> None:
-        views: dict[int | None, dict[str, Any] | None] = {}
+        """Send the event to every subscriber, with that subscriber's own view and table state.
+
+        Serialized once per seat (not per connection): the shared head, then each seat's view.
+        """
+        head = (
+            f'{{"type":"event","table":{_json(self.id)},"seq":{seq},"time":{now!r},"replay":false,'
+            f'"event":{_json(event)},"view":'
+        )
+        state = self.state(None)
+        frames: dict[int | None, str] = {}
         for client in list(self.subscribers):
             seat = self.seat_of(client.account_id)
-            if seat not in views:
-                views[seat] = self.view(seat)
-            client.send(
-                {
-                    "type": "event",
-                    "table": self.id,
-                    "seq": seq,
-                    "time": now,
-                    "replay": False,
-                    "event": event,
-                    "view": views[seat],
-                    "state": self.state(seat),
-                }
-            )
+            frame = frames.get(seat)
+            if frame is None:
+                state["you"] = seat
+                frame = frames[seat] = f'{head}{_json(self.view(seat))},"state":{_json(state)}}}'
+            client.send(frame)
         self.metrics.sent.inc(len(self.subscribers))
 
     # ---- subscribers, presence, reconnect ------------------------------------------------------------

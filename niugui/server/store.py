@@ -399,16 +399,22 @@ class Store:
             ]
 
 
+_INSERT_EVENT = table_events.insert()
+_BUMP_TABLE = (
+    tables.update()
+    .where(tables.c.id == sa.bindparam("b_id"), tables.c.last_seq == sa.bindparam("b_prev"))
+    .values(last_seq=sa.bindparam("b_seq"), status=sa.bindparam("b_status"), updated_at=sa.bindparam("b_now"))
+)
+"""Prebuilt statements: appending an event is the hot path (one per action at every table)."""
+
+
 def _append(c: Connection, table_id: str, seq: int, event: dict[str, Any], status: str, now: float) -> None:
     c.execute(
-        table_events.insert().values(
-            table_id=table_id, seq=seq, kind=event["kind"], payload=_dump(event), created_at=now
-        )
+        _INSERT_EVENT,
+        {"table_id": table_id, "seq": seq, "kind": event["kind"], "payload": _dump(event), "created_at": now},
     )
     updated = c.execute(
-        tables.update()
-        .where(tables.c.id == table_id, tables.c.last_seq == seq - 1)
-        .values(last_seq=seq, status=status, updated_at=now)
+        _BUMP_TABLE, {"b_id": table_id, "b_prev": seq - 1, "b_seq": seq, "b_status": status, "b_now": now}
     )
     if updated.rowcount != 1:
         raise RuntimeError(f"table {table_id}: event {seq} does not follow the stored sequence")
@@ -423,4 +429,5 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.execute("PRAGMA journal_mode=WAL")  # a killed process loses no committed transaction
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
