@@ -7,6 +7,7 @@ from typing import Any
 
 MY_TURN = "document.querySelector('[data-action=hint]:enabled, [data-action=pass]:enabled') !== null"
 
+CODES_JS = "es => es.map((e) => e.dataset.card)"
 SEQ_ABOVE = "(n) => Number(document.querySelector('.table-screen').dataset.seq || 0) > n"
 
 STATE_JS = """() => {
@@ -77,6 +78,19 @@ def take_turn(page: Any) -> bool:
 def click_card(page: Any, code: str) -> None:
     """Tap a card of the hand where it shows: its top-left corner (hand cards overlap)."""
     page.click(f".hand [data-card='{code}']", position={"x": 6, "y": 14})
+
+
+def swipe(page: Any, first: int, last: int) -> list[str]:
+    """Slide the pointer across hand cards ``first``..``last`` (their visible corners); returns the
+    selected cards afterwards."""
+    cards = page.locator(".hand .card")
+    start, end = cards.nth(first).bounding_box(), cards.nth(last).bounding_box()
+    page.mouse.move(start["x"] + 5, start["y"] + 20)
+    page.mouse.down()
+    page.mouse.move(end["x"] + 5, end["y"] + 20, steps=10)
+    page.mouse.up()
+    selected: list[str] = page.locator(".hand .card.selected").evaluate_all(CODES_JS)
+    return selected
 
 
 def take_turn_by_cards(page: Any) -> bool:

@@ -11,7 +11,7 @@ from typing import Any
 from niugui import Game
 
 from .conftest import DESKTOP, PHONE, screenshot
-from .pages import create_table, my_turn, play_until_result, take_nickname, take_turn
+from .pages import create_table, my_turn, play_until_result, swipe, take_nickname, take_turn
 
 
 def shoot_both(page: Any, name: str) -> None:
@@ -44,6 +44,12 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
     page.click("[data-action=fill-bots]")
     page.wait_for_selector(".hand [data-card]")
     assert page.locator(".hand [data-card]").count() in (13, 14)  # R9
+
+    # Sliding a finger across cards selects them all; sliding again from a selected card clears them.
+    page.wait_for_function(MY_TURN_OR_OVER)
+    hand = page.locator(".hand .card").evaluate_all("es => es.map((e) => e.dataset.card)")
+    assert swipe(page, 0, 3) == hand[:4]
+    assert swipe(page, 3, 0) == []
 
     # Mid-game: after a few of my own turns, with cards on the table.
     turns = 0

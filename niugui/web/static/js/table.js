@@ -85,6 +85,28 @@ export class TableView {
     this.hand = el("div", "hand");
     this.hand.dataset.role = "hand";
     this.handWrap.append(this.hand);
+    // Tap a card to select it, or slide a finger across several (each card the finger crosses takes
+    // the state of the first one); Enter/Space on a focused card toggles it too.
+    this.hand.addEventListener("pointerdown", (event) => {
+      const card = event.target.closest(".card");
+      if (!card || this.replay) return;
+      event.preventDefault();
+      this.drag = { select: !this.selected.has(card.dataset.card), seen: new Set() };
+      this.dragOver(card);
+    });
+    this.hand.addEventListener("pointermove", (event) => {
+      if (!this.drag) return;
+      const under = document.elementFromPoint(event.clientX, event.clientY);
+      const card = under && under.closest(".hand .card");
+      if (card) this.dragOver(card);
+    });
+    const stop = () => (this.drag = null);
+    window.addEventListener("pointerup", stop);
+    window.addEventListener("pointercancel", stop);
+    this.hand.addEventListener("click", (event) => {
+      const card = event.target.closest(".card");
+      if (card && event.detail === 0 && !this.replay) this.toggle(card.dataset.card, card);
+    });
     this.root.append(this.felt, this.meBar, this.msgLine, this.actionsBar, this.handWrap);
   }
 
@@ -314,9 +336,19 @@ export class TableView {
     for (const code of bySuit ? sortBySuit(codes) : sortCodes(codes)) {
       const card = cardElement(code, { selectable: !this.replay });
       if (this.selected.has(code)) card.classList.add("selected");
-      if (!this.replay) card.addEventListener("click", () => this.toggle(code, card));
       this.hand.append(card);
     }
+  }
+
+  dragOver(card) {
+    const code = card.dataset.card;
+    if (this.drag.seen.has(code)) return;
+    this.drag.seen.add(code);
+    if (this.drag.select) this.selected.add(code);
+    else this.selected.delete(code);
+    card.classList.toggle("selected", this.selected.has(code));
+    this.hintIndex = -1;
+    this.refreshButtons();
   }
 
   toggle(code, card) {
