@@ -2,7 +2,7 @@
 // small game replayer (R7–R35) for the replay viewer. A port of niugui/combos.py and niugui/game.py;
 // tests/browser/test_rules_js.py checks it against the Python engine.
 
-import { BIG_JOKER, SMALL_JOKER, codeOf, indexOf } from "./cards.js";
+import { SMALL_JOKER, codeOf, indexOf } from "./cards.js";
 
 export const LOOSE_KINDS = ["single", "pair", "triple", "four"];
 export const FIVE = 5;
@@ -287,5 +287,3 @@ export class ReplayGame {
     return v;
   }
 }
-
-export { BIG_JOKER, SMALL_JOKER, codeOf };

@@ -26,9 +26,7 @@ export class TableScreen {
     this.tstate = null;
     this.clockOffset = 0;
     this.reveals = {};
-    this.overlayFor = null;
     this.dismissed = null;
-    this.watching = false;
     root.innerHTML = "";
     root.className = "table-screen";
     root.dataset.table = tableId;
@@ -57,7 +55,6 @@ export class TableScreen {
     if (this.seq !== null && this.view !== undefined && this.tstate) fields.last_seq = this.seq;
     try {
       await this.h.conn.request("watch", fields);
-      this.watching = true;
       this.synced = true; // the events we missed came before this ack
       this.render();
     } catch (error) {
@@ -229,8 +226,7 @@ export class TableScreen {
     const over = Boolean(view && view.over && view.result && st && st.status !== "playing");
     if (!over || this.dismissed === st.game_id) {
       this.overlay.classList.add("hidden");
-      this.overlayFor = null;
-      if (over) this.tableView.update({ ...this.tableView.state, centerExtra: this.nextBox() });
+        if (over) this.tableView.update({ ...this.tableView.state, centerExtra: this.nextBox() });
       return;
     }
     const gameId = st.game_id;
@@ -274,7 +270,6 @@ export class TableScreen {
     this.overlay.innerHTML = "";
     this.overlay.append(resultPanel({ view, names, totals: st.totals, proof, buttons }));
     this.overlay.classList.remove("hidden");
-    this.overlayFor = gameId;
   }
 
   nextBox() {
