@@ -45,6 +45,12 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
     page.wait_for_selector(".hand [data-card]")
     assert page.locator(".hand [data-card]").count() in (13, 14)  # R9
 
+    # The rules at a glance, one tap away.
+    page.click("[data-action=help]")
+    assert "R26" in page.inner_text("[data-role=help]")
+    page.click("[data-action=close-help]")
+    assert page.locator("[data-role=help]").count() == 0
+
     # Sliding a finger across cards selects them all; sliding again from a selected card clears them.
     page.wait_for_function(MY_TURN_OR_OVER)
     hand = page.locator(".hand .card").evaluate_all("es => es.map((e) => e.dataset.card)")

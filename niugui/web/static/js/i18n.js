@@ -3,6 +3,15 @@
 const STRINGS = {
   zh: {
     title: "河池牛鬼",
+    help: "规则速查",
+    help_lines: [
+      "单张大小：4 < 5 < 6 < 7 < 8 < 9 < 10 < J < Q < K < A < 2 < 3 < 小王 < 大王；同点数比花色 ♦ < ♣ < ♥ < ♠（R3、R5）。",
+      "散牌：单牌、对子、干捞（三张）、四张，只能压同牌型、更大的牌；没有炸弹（R13–R17）。大小王不成对。",
+      "顺牌（五张）：顺子 < 同花 < 三带对 < 四带一 < 同花顺；顺序 A2345 最小、10JQKA 最大，不能连过 A（R18–R24）。",
+      "拿 ♦4 的人先出，第一手必须含 ♦4（R26）。出牌逆时针；任意出牌时不能不出（R27）。",
+      "拿 ♠3 和 ♠2 的两家是黑方，另外两家是红方；谁是一伙不公开，打出 ♠3/♠2 时亮出标记（R10、R11）。一人独得两张是双牛鬼，一打三。",
+      "二对二：上游一方的另一家二游 ±2（牛鬼完胜），三游 ±1（牛鬼小胜），下游不计分（免炒）。一打三：双牛鬼上游 +9/−3，二三游 0，下游 −6/+2（R33、R34）。逃跑 −9（R35）。",
+    ],
     tagline: "广西河池的四人出牌游戏：拿到 ♠3 和 ♠2 的两家是一伙——但谁也不知道是谁。",
     lang_switch: "EN",
     nickname: "昵称",
@@ -163,6 +172,15 @@ const STRINGS = {
   },
   en: {
     title: "Hechi Niugui",
+    help: "Rules at a glance",
+    help_lines: [
+      "Single cards: 4 < 5 < 6 < 7 < 8 < 9 < 10 < J < Q < K < A < 2 < 3 < small joker < big joker; equal ranks by suit ♦ < ♣ < ♥ < ♠ (R3, R5).",
+      "Loose plays: single, pair, triple, four — each beats only the same type, higher; there are no bombs (R13–R17). Jokers never pair.",
+      "Five-card plays: straight < flush < full house < four plus one < straight flush; A2345 is the lowest sequence, 10JQKA the highest, nothing wraps past A (R18–R24).",
+      "The holder of ♦4 leads and the first play must contain it (R26). Play goes counter-clockwise; on a free lead you must play (R27).",
+      "The holders of ♠3 and ♠2 are partners (black side) against the other two; nobody is told — a mark shows when ♠3 or ♠2 is played (R10, R11). One seat holding both plays alone, one against three.",
+      "2v2: if the first-out side's other seat is 2nd out, ±2; 3rd, ±1; last, no score (免炒). 1v3: the lone seat 1st out +9/−3 each, 2nd or 3rd 0, last −6/+2 each (R33, R34). Escape −9 (R35).",
+    ],
     tagline: "The four-player climbing card game from Hechi, Guangxi. Whoever holds ♠3 and ♠2 are partners — nobody knows who.",
     lang_switch: "中文",
     nickname: "Nickname",
@@ -336,6 +354,7 @@ export function setLang(next) {
 /** The text of `key` in the current language, with {name} placeholders filled from `params`. */
 export function t(key, params = {}) {
   const text = STRINGS[lang][key] ?? STRINGS.zh[key] ?? key;
+  if (Array.isArray(text)) return text;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 

@@ -245,6 +245,11 @@ export class TableView {
       let last = null;
       for (const entry of trick || []) if (entry.seat === seat) last = entry;
       if (!last) continue;
+      const key = JSON.stringify(last) + trick.indexOf(last);
+      if (this.slotKeys && this.slotKeys[rel] !== key && !faded) slot.classList.add("fresh");
+      else slot.classList.remove("fresh");
+      this.slotKeys = this.slotKeys || {};
+      this.slotKeys[rel] = key;
       if (last.pass) {
         slot.append(el("span", "pass-chip", t("passed")));
       } else if (last.play) {

@@ -143,7 +143,32 @@ export class TableScreen {
       auto.addEventListener("click", () => this.act("autoplay", { on: !mine.autoplay }));
       this.bar.append(auto);
     }
-    this.bar.append(this.h.langButton());
+    const help = el("button", "tb-btn", "?");
+    help.dataset.action = "help";
+    help.title = t("help");
+    help.addEventListener("click", () => this.showHelp());
+    this.bar.append(help, this.h.langButton());
+  }
+
+  showHelp() {
+    const box = el("div", "result");
+    box.dataset.role = "help";
+    box.append(el("h2", "", t("help")));
+    const list = el("ul", "help");
+    for (const line of t("help_lines")) list.append(el("li", "", line));
+    const close = el("button", "btn secondary", "✕");
+    close.dataset.action = "close-help";
+    close.addEventListener("click", () => {
+      this.helpOpen = false;
+      this.renderOverlay();
+    });
+    const buttons = el("div", "buttons");
+    buttons.append(close);
+    box.append(list, buttons);
+    this.overlay.innerHTML = "";
+    this.overlay.append(box);
+    this.overlay.classList.remove("hidden");
+    this.helpOpen = true;
   }
 
   async leave() {
@@ -221,6 +246,7 @@ export class TableScreen {
   }
 
   async renderOverlay() {
+    if (this.helpOpen) return;
     const st = this.tstate;
     const view = this.view;
     const over = Boolean(view && view.over && view.result && st && st.status !== "playing");
