@@ -252,6 +252,7 @@ export class TableScreen {
     const over = Boolean(view && view.over && view.result && st && st.status !== "playing");
     if (!over || this.dismissed === st.game_id) {
       this.overlay.classList.add("hidden");
+      this.overlay.innerHTML = "";
         if (over) this.tableView.update({ ...this.tableView.state, centerExtra: this.nextBox() });
       return;
     }
