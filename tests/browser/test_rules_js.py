@@ -194,3 +194,16 @@ def test_plays_are_shown_in_reading_order(page: Any, play: str, shown: str) -> N
 def test_every_word_of_the_page_exists_in_both_languages(page: Any) -> None:
     keys = page.evaluate("async () => (await import('/js/i18n.js')).STRING_KEYS")
     assert set(keys["zh"]) == set(keys["en"])
+
+
+@pytest.mark.parametrize(
+    ("typed", "table", "code"),
+    [
+        ("b6wt5k6x/7jwk2u", "b6wt5k6x", "7jwk2u"),  # what the table screen shows for a private table
+        ("http://host:8000/#/table/b6wt5k6x?code=7jwk2u", "b6wt5k6x", "7jwk2u"),  # a shared link
+        ("  7jwk2u ", "7jwk2u", "7jwk2u"),  # a bare code (docs: /work/notes/web-needs.md item 2)
+    ],
+)
+def test_join_box_reads_codes_and_links(page: Any, typed: str, table: str, code: str) -> None:
+    got = page.evaluate("async (text) => (await import('/js/lobby.js')).parseJoin(text)", typed)
+    assert got == {"table": table, "joinCode": code}
