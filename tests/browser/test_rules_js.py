@@ -201,7 +201,7 @@ def test_every_word_of_the_page_exists_in_both_languages(page: Any) -> None:
     [
         ("b6wt5k6x/7jwk2u", "b6wt5k6x", "7jwk2u"),  # what the table screen shows for a private table
         ("http://host:8000/#/table/b6wt5k6x?code=7jwk2u", "b6wt5k6x", "7jwk2u"),  # a shared link
-        ("  7jwk2u ", "7jwk2u", "7jwk2u"),  # a bare code (docs: /work/notes/web-needs.md item 2)
+        ("  7jwk2u ", "7jwk2u", "7jwk2u"),  # a bare code (needs the server to look a table up by its code)
     ],
 )
 def test_join_box_reads_codes_and_links(page: Any, typed: str, table: str, code: str) -> None:

@@ -29,7 +29,7 @@ function input(type, name, placeholder = "") {
 
 /**
  * What the "join by code" box holds: a shared link (…#/table/ID?code=CODE), "ID/CODE", or a bare
- * code (sent as both table and code; see /work/notes/web-needs.md item 2).
+ * code (sent as both table and code, for a server that looks a table up by its code).
  */
 export function parseJoin(text) {
   const value = text.trim();
