@@ -64,6 +64,26 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def handle_buckets(text: str) -> dict[float, float]:
+    """The server's ``niugui_handle_seconds`` histogram: cumulative count per upper bound."""
+    buckets = {}
+    for line in text.splitlines():
+        if line.startswith("niugui_handle_seconds_bucket"):
+            bound = line.split('le="')[1].split('"')[0]
+            buckets[float("inf") if bound == "+Inf" else float(bound)] = float(line.rsplit(" ", 1)[1])
+    return buckets
+
+
+def bucket_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float:
+    """Upper bound (ms) of the histogram bucket holding quantile ``q`` of the requests in between."""
+    deltas = sorted((bound, after[bound] - before.get(bound, 0.0)) for bound in after)
+    total = deltas[-1][1] if deltas else 0.0
+    for bound, count in deltas:
+        if total and count >= q * total:
+            return bound * 1000
+    return float("nan")
+
+
 class Seat:
     """One client: a WebSocket, its latest view and the actions in flight it is waiting to see."""
 
@@ -231,11 +251,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stop = time.perf_counter() + args.warmup + args.seconds
         loops = [asyncio.create_task(bench.table_loop(g, stop)) for g in tables]
         await asyncio.sleep(args.warmup)
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+            metrics0 = handle_buckets((await http.get("/metrics")).text)
         bench.measuring = True
         cpu0, client_cpu0, wall0 = proc_cpu_seconds(server.pid), time.process_time(), time.perf_counter()
         await asyncio.sleep(args.seconds)
         bench.measuring = False
         cpu1, client_cpu1, wall1 = proc_cpu_seconds(server.pid), time.process_time(), time.perf_counter()
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+            metrics1 = handle_buckets((await http.get("/metrics")).text)
         await asyncio.gather(*loops, return_exceptions=True)
         wall = wall1 - wall0
         lat_ms = [x * 1000 for x in bench.latencies]
@@ -251,6 +275,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "p99_ms": round(percentile(lat_ms, 0.99), 2),
             "max_ms": round(max(lat_ms), 2) if lat_ms else None,
             "mean_ms": round(statistics.fmean(lat_ms), 2) if lat_ms else None,
+            "server_handle_p50_ms_le": bucket_quantile(metrics0, metrics1, 0.50),
+            "server_handle_p99_ms_le": bucket_quantile(metrics0, metrics1, 0.99),
             "server_cpu_percent": round(100 * (cpu1 - cpu0) / wall, 1),
             "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, bench.actions), 3),
             "client_cpu_percent": round(100 * (client_cpu1 - client_cpu0) / wall, 1),

@@ -21,8 +21,10 @@ class Config:
     """Messages per second per connection (token bucket) ..."""
     rate_burst: float = 40.0
     """... with this burst."""
-    replay_limit: int = 1000
-    """Events kept in memory per table for reconnect replay; older gaps get a snapshot."""
+    replay_limit: int = 64
+    """Events kept in memory per table for reconnect replay (older ones are read from the store)."""
+    replay_max: int = 500
+    """A reconnect that missed more events than this gets a snapshot instead of a replay."""
     bot_budget: float = 2.0
     """Seconds a bot may think before its move is replaced by a safe fallback."""
     log_level: str = "info"

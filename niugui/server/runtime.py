@@ -302,6 +302,7 @@ class TableRuntime:
         elif kind == "game_over":
             assert self.game is not None and self.game.result is not None
             self.series.add(self.game.result)
+            self.game.meta["salt"] = event["reveal"]["salt"]  # revealed now that the game is over
             for s in self.seats:
                 s.ready = not s.human
             self.deadline = None
@@ -334,10 +335,15 @@ class TableRuntime:
         self.subscribers[client] = None
         seat = self.seat_of(client.account_id)
         oldest = self.recent[0][0] if self.recent else self.seq + 1
+        missed: list[tuple[int, float, dict[str, Any]]] = []
+        if last_seq is not None and 0 <= self.seq - last_seq <= self.config.replay_max:
+            if last_seq + 1 >= oldest:
+                missed = [item for item in self.recent if item[0] > last_seq]
+            else:  # older than what is kept in memory: read it back from the store
+                missed = [(e.seq, e.created_at, e.payload) for e in self.store.events(self.id, last_seq)]
         if last_seq is not None and last_seq >= self.seq:
             pass
-        elif last_seq is not None and last_seq + 1 >= oldest:
-            missed = [item for item in self.recent if item[0] > last_seq]
+        elif missed:
             for i, (seq, now, event) in enumerate(missed):
                 last = i == len(missed) - 1
                 client.send(
