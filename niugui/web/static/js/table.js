@@ -218,6 +218,11 @@ export class TableView {
       chip.dataset.chip = "autoplay";
       badges.append(chip);
     }
+    if (p && s.between && p.ready && !p.bot) {
+      const chip = el("span", "chip ready", t("ready"));
+      chip.dataset.chip = "ready";
+      badges.append(chip);
+    }
     if (p && p.offline) {
       const chip = el("span", "chip offline", t("offline"));
       chip.dataset.chip = "offline";

@@ -202,6 +202,18 @@ export class TableScreen {
       code.dataset.role = "join-code";
       code.dataset.join = `${st.id}/${st.code}`;
       box.append(code);
+      const link = `${location.origin}${location.pathname}#/table/${encodeURIComponent(st.id)}?code=${encodeURIComponent(st.code)}`;
+      const copy = el("button", "btn small secondary", t("copy_link"));
+      copy.dataset.action = "copy-link";
+      copy.addEventListener("click", async () => {
+        try {
+          await navigator.clipboard.writeText(link);
+          this.h.toast(t("copied"));
+        } catch {
+          window.prompt(t("copy_link"), link);
+        }
+      });
+      box.append(copy);
     }
     if (empty && st.creator === account.id && st.status !== "playing" && st.status !== "finished") {
       const fill = el("button", "btn", t("fill_bots"));
@@ -241,6 +253,7 @@ export class TableScreen {
       flip,
       centerExtra: center,
       offline: !this.synced,
+      between: Boolean(st && st.status === "between"),
     });
     this.renderOverlay();
   }
