@@ -20,7 +20,7 @@ from __future__ import annotations
 from ..combos import Combo
 from ..moves import plays
 
-NODE_BUDGET = 600
+NODE_BUDGET = 200
 """Positions searched per decision before giving up (the caller then plays by its heuristics): about
 5 ms of CPU time at most. Each decision searches afresh, so the answer never depends on earlier calls."""
 

@@ -137,7 +137,7 @@ def five_candidates(hand: int) -> list[int]:
     return out
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=1 << 13)
 def _best(hand: int) -> tuple[int, tuple[int, ...]]:
     """(cost, fives): the cheapest split's cost and its five-card plays (masks)."""
     candidates = [m for m in five_candidates(hand) if classify_mask(m) is not None]
@@ -162,7 +162,7 @@ def split_cost(hand: int) -> tuple[int, int]:
     return cost // PLAY_COST, cost
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=1 << 11)
 def split_hand(hand: int) -> Split:
     """The best split of ``hand`` (a mask) into plays."""
     cost, fives = _best(hand)

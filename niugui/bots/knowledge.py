@@ -79,7 +79,7 @@ class Situation:
         return FULL ^ self.hand ^ self.played
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=1 << 12)
 def _combo(mask: int) -> Combo:
     combo = classify_mask(mask)
     assert combo is not None, mask
