@@ -167,7 +167,7 @@ export class TableView {
     const avatar = el("div", `avatar${p && p.bot ? " bot" : ""}`, p ? (p.bot ? "AI" : [...(p.name || "?")][0].toUpperCase()) : "·");
     box.append(avatar);
     const meta = el("div", "meta");
-    meta.append(el("div", "name", seatName(s, seat)));
+    meta.append(el("div", "name", s.players && !p ? `${t("seat")} ${seat + 1} · ${t("empty_seat")}` : seatName(s, seat)));
     if (view) {
       const count = el("div", "count");
       count.append(cardBack());
