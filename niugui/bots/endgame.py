@@ -22,7 +22,7 @@ from ..moves import plays
 
 NODE_BUDGET = 200
 """Positions searched per decision before giving up (the caller then plays by its heuristics): about
-5 ms of CPU time at most. Each decision searches afresh, so the answer never depends on earlier calls."""
+2 ms of CPU time at most. Each decision searches afresh, so the answer never depends on earlier calls."""
 
 
 class _OutOfBudget(Exception):
