@@ -5,9 +5,10 @@ each as a real game, tries each candidate action in it, plays the game out with 
 (by default the ``expert`` policy without its race search, which reads only what each seat may
 know), and scores the result by its seat's points (R33, R34) plus a small tie-breaker for going out
 early. All candidates of a world share that world (common random numbers), and each is measured by
-its gain over candidate 0, the ``expert`` bot's own choice: successive halving drops the weaker half of the others phase by
-phase, and the best survivor is played only when its mean gain exceeds ``confidence`` standard
-errors — otherwise the expert's choice stands. The bot never sees a ``Game`` of the real table.
+its gain over candidate 0, the ``expert`` bot's own choice: successive halving drops the weaker
+half of the others phase by phase, and the best survivor is played only when its mean gain exceeds
+``confidence`` standard errors — otherwise the expert's choice stands. The bot never sees a
+``Game`` of the real table.
 
 Options (``load_bot("search", seed, **options)``):
 
