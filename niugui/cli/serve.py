@@ -62,6 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from ..server import logs
     from ..server.app import WS_HARD_LIMIT, create_app
     from ..server.config import Config
+    from ..server.store import Store
 
     for name, value in (
         ("--grace", args.grace),
@@ -87,10 +88,15 @@ def run(args: argparse.Namespace) -> int:
     )
     logs.setup(args.log_level)
     try:
-        app = create_app(config)
-    except Exception as error:  # e.g. an unusable data directory
-        print(f"{PROG}: {error}", file=sys.stderr)
+        store = Store(config.database_url())
+        store.migrate()  # here, so that a bad --db or --data is one line, not a traceback
+    except Exception as error:
+        print(
+            f"{PROG}: cannot open the database: {type(error).__name__}: {str(error).splitlines()[0]}",
+            file=sys.stderr,
+        )
         return 1
+    app = create_app(config, store)
     print(f"niugui server on http://{args.host}:{args.port}/ (data: {args.db or args.data})", flush=True)
     server = uvicorn.Server(
         uvicorn.Config(

@@ -99,13 +99,14 @@ class Connection:
             self.closed = True
 
 
-def create_app(config: Config) -> FastAPI:
+def create_app(config: Config, opened: Store | None = None) -> FastAPI:
+    """The app, on the ``opened`` store or on one it opens at startup (migrated either way)."""
     metrics = Metrics()
     state: dict[str, Any] = {}
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        store = Store(config.database_url())
+        store = opened or Store(config.database_url())
         store.migrate()
         hub = Hub(store, config, metrics)
         hub.restore()
