@@ -1,7 +1,10 @@
 """The bot interface: a bot is handed a seat's view (``game.view(seat)``) and returns an action.
 
 A bot never sees the ``Game``: it gets exactly what a human in its seat sees, so it cannot cheat.
-An action is a list of card codes to play, or ``None`` to pass.
+An action is a list of card codes to play, or ``None`` to pass. Callers apply a bot's answer only
+through :func:`choose_safely` / :func:`choose_checked`, which replace an answer that raised, is
+illegal or came too late with :func:`fallback_action` (and, with ``interrupt=True``, stop a bot at
+its budget with a timer), so no bot can stall or break a game.
 
 >>> from niugui import Game
 >>> class Weakest(Bot):

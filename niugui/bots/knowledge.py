@@ -193,18 +193,17 @@ class Sides:
     double_seat: int
     """The 双牛鬼 when known (this seat, or a seat showing both marks), else -1."""
 
-    def is_partner(self, seat: int, threshold: float = 0.9) -> bool:
-        """Whether this seat is at least ``threshold`` sure that ``seat`` is its partner."""
-        return seat >= 0 and self.partner[seat] >= threshold
-
 
 def infer_sides(sit: Situation) -> Sides:
     """Partners from this seat's own cards, the ♠3/♠2 marks and who beat whom.
 
-    >>> from niugui import Game
-    >>> game = Game.from_hands(_demo_hands(), first_drawer=0)
-    >>> infer_sides(situation_from_game(game)).double     # seat 0 holds ♠3 and ♠2
-    True
+    >>> mine = mask_of_codes(["S3", "S2", "D5"])              # seat 0 holds ♠3 and ♠2
+    >>> sit = Situation(0, mine, [3, 5, 5, 5], [0, 0, 0, 0], 0, [], None, -1, False)
+    >>> infer_sides(sit).double, infer_sides(sit).partner
+    (True, [0.0, 0.0, 0.0, 0.0])
+    >>> shown = [0, mask_of_codes(["S3"]), 0, mask_of_codes(["S2"])]   # a red seat sees both marks
+    >>> infer_sides(Situation(0, mask_of_codes(["D5"]), [1, 5, 5, 5], shown, 0, [], None, -1, False)).partner
+    [0.0, 0.0, 1.0, 0.0]
     """
     me = sit.seat
     mine = (sit.hand | sit.marks[me]) & BLACK_BITS
@@ -243,15 +242,3 @@ def infer_sides(sit: Situation) -> Sides:
         else:  # red: a partner holds neither black card
             partner[s] = (1.0 - holds[0][s]) * (1.0 - holds[1][s])
     return Sides(partner, False, -1)
-
-
-def _demo_hands() -> list[list[str]]:
-    deck = [str(c) for c in CARDS]
-    hands: list[list[str]] = [["S3", "S2"], [], [], []]
-    rest = [c for c in deck if c not in ("S3", "S2")]
-    sizes = hand_sizes(0)
-    hands[0] += rest[: sizes[0] - 2]
-    rest = rest[sizes[0] - 2 :]
-    for seat in (1, 2, 3):
-        hands[seat], rest = rest[: sizes[seat]], rest[sizes[seat] :]
-    return hands
