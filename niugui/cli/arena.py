@@ -46,7 +46,7 @@ def register(subparsers: Any) -> None:
         help="play duplicate matches between two bots and print their strength",
         description=(
             "Duplicate matches: every deal is played with each of the six seatings of two bots over "
-            "the four seats, so the luck of the deal cancels out. Prints points per game with 95%% "
+            "the four seats, so the luck of the deal cancels out. Prints points per game with 95% "
             "confidence intervals (over deals), win/draw rates, outcome rates and decision times, "
             "and writes every game as a JSON-lines record."
         ),
