@@ -148,4 +148,5 @@ def test_cli_mistakes_get_one_line_and_no_traceback(
 def test_a_stuck_bot_cannot_stall_the_arena() -> None:
     report = arena.play_game([f"{__name__}:LoopingBot", "basic"], seed=1, deal=0, arrangement=0, budget=0.02)
     assert report.record["result"] is not None
-    assert report.fallbacks[0] == len(report.times[0]) > 0 and report.fallbacks[1] == 0
+    assert report.fallbacks[0] == len(report.times[0]) > 0  # every one of its decisions was cut off
+    assert all(t < 1.0 for t in report.times[0])
