@@ -193,7 +193,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         return {"id": account.id, "nickname": account.nickname, "username": account.username}
 
     @app.get("/api/tables")
-    def lobby() -> dict[str, Any]:
+    async def lobby() -> dict[str, Any]:  # async: it reads the hub, which lives on the event loop
         return {"tables": hub().lobby()}
 
     @app.get("/api/tables/{table_id}/ledger")

@@ -119,6 +119,8 @@ def test_two_timeouts_in_a_row_put_the_seat_in_autoplay_until_it_acts(shared_ser
             "on": False,
             "reason": "player",
         }
+        drive([alice], table, game_over(alice, table))  # back in control, she finishes the game herself
+        assert alice.views[table]["result"]["outcome"] != "escape"
     alice.close()
 
 
