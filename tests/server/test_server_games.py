@@ -184,3 +184,24 @@ def test_the_server_runs_on_postgresql_and_survives_sigkill(tmp_path: Path, pg_s
         alice.close()
     finally:
         server.stop()
+
+
+def test_structured_logs_never_carry_a_card(tmp_path: Path) -> None:
+    """Every server log line is one JSON object, and none of them names a card (no hand, no deck)."""
+    import json
+    import re
+
+    server = Server(tmp_path / "data", "--log-level", "info").start()
+    try:
+        alice = Player(server, "logged")
+        table = new_table(alice)
+        alice.ok("sit", table=table, seat=0)
+        alice.ok("fill_bots", table=table)
+        drive([alice], table, game_over(alice, table))
+        alice.close()
+    finally:
+        server.stop()
+    lines = [line for line in server.log.read_text(encoding="utf-8").splitlines() if line.startswith("{")]
+    entries = [json.loads(line) for line in lines]
+    assert {"game started", "game over"} <= {e["message"] for e in entries}
+    assert not [line for line in lines if re.search(r'"(?:[SHCD][3-9TJQKA2]|BJ|RJ)"', line)]
