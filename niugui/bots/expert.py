@@ -75,6 +75,8 @@ class Style:
     """Lead five-card plays before loose ones."""
     solve_races: bool = True
     """With two seats left, search the (perfect-information) race instead of guessing."""
+    count_sizes: bool = True
+    """An opponent holding fewer cards than a play has cannot beat it."""
     hide_double: bool = True
     """As 双牛鬼, keep back the second of ♠3/♠2 while possible, so the three do not learn it is 1v3."""
 
@@ -153,13 +155,17 @@ def _min_count(sit: Situation, seats: list[int]) -> int:
 
 
 def _holds(sit: Situation, style: Style, combo: Combo, unseen: int, opponents: list[int]) -> bool:
-    """Whether ``combo`` should win its trick: nothing unseen beats it, or every opponent still in
-    has passed on a play of its group at most as high (so likely holds nothing higher)."""
+    """Whether ``combo`` should win its trick: nothing unseen beats it, no opponent holds as many
+    cards as it has, or every opponent that could has passed on a play of its group at most as high
+    (so likely holds nothing higher)."""
     if not beatable(combo, unseen):
+        return True
+    able = [s for s in opponents if sit.counts[s] >= combo.size] if style.count_sizes else opponents
+    if not able:
         return True
     if not style.use_declined:
         return False
-    return all(sit.declined[s].get(combo.group, 1 << 20) <= combo.value for s in opponents)
+    return all(sit.declined[s].get(combo.group, 1 << 20) <= combo.value for s in able)
 
 
 def _secret(sit: Situation, style: Style) -> int:
