@@ -483,6 +483,8 @@ class TableRuntime:
             raise Fault("forbidden", "only the table's creator can change its settings")
         if self.status in ("playing", "finished"):
             raise Fault("bad_state", f"settings cannot change while the table is {self.status}")
+        if settings.private != self.settings.private:
+            raise Fault("bad_state", "a table is public or private from its creation; create a new table")
         self.emit({"kind": "settings_changed", "settings": settings.model_dump()})
 
     def ready(self, client: Client) -> None:

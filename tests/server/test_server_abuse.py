@@ -130,6 +130,12 @@ def test_a_private_table_needs_its_code(shared_server: Server) -> None:
     assert bob.request("watch", table=table)["code"] == "not_found"
     assert bob.request("sit", table=table, code="wrong")["code"] == "not_found"
     assert bob.ok("sit", table=table, code=code)["data"] == {"seat": 0}
+    assert alice.request("update_settings", table=table, settings={"private": False})["code"] == "bad_state"
+    changed = alice.ok(
+        "update_settings", table=table, settings={"private": True, "turn_seconds": 9, "games": 3}
+    )
+    assert changed["type"] == "ack"
+    assert bob.wait_event("settings_changed")["state"]["settings"]["turn_seconds"] == 9
     alice.close()
     bob.close()
 
