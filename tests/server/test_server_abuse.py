@@ -10,9 +10,9 @@ from typing import Any
 
 import httpx
 import pytest
-from conftest import Player, Server, drive, game_over, my_turn
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from server_harness import Player, Server, drive, game_over, my_turn
 from websockets.exceptions import ConnectionClosed
 
 from niugui.server.protocol import CLIENT_TYPES

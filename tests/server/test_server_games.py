@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from conftest import Player, Server, drive, game_over
+from server_harness import Player, Server, drive, game_over
 
 from niugui import Game
 from niugui.cards import CARDS

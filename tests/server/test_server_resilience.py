@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import Player, Server, drive, game_over, my_turn, play_turn
+from server_harness import Player, Server, drive, game_over, my_turn, play_turn
 
 from niugui import Game
 

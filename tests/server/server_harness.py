@@ -1,0 +1,278 @@
+"""Test harness: the real server in a subprocess on a free loopback port, and scripted WebSocket players.
+
+A module of its own (not conftest.py) so that test files import it by a name no other test
+directory uses."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.sync.client import ClientConnection, connect
+
+from niugui.server.protocol import SERVER_ADAPTER
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``niugui serve`` as a child process."""
+
+    def __init__(self, data: Path, *args: str, grace: float = 30.0, db: str | None = None) -> None:
+        self.data = data
+        self.args = list(args)
+        self.grace = grace
+        self.db = db
+        self.port = free_port()
+        self.process: subprocess.Popen[bytes] | None = None
+        self.log = data / "server.log"
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        cmd = [
+            sys.executable,
+            "-m",
+            "niugui.cli.main",
+            "serve",
+            "--port",
+            str(self.port),
+            "--data",
+            str(self.data),
+            "--grace",
+            str(self.grace),
+            "--bot-delay",
+            "0",
+            "--log-level",
+            "warning",
+            *self.args,
+        ]
+        if self.db:
+            cmd += ["--db", self.db]
+        self.data.mkdir(parents=True, exist_ok=True)
+        with open(self.log, "ab") as log:
+            self.process = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=log)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited: {self.log.read_text()[-3000:]}")
+            try:
+                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: no cleanup at all."""
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(5)
+
+    def guest(self, nickname: str) -> dict[str, Any]:
+        reply = httpx.post(self.url + "/api/guest", json={"nickname": nickname}, timeout=10)
+        assert reply.status_code == 200, reply.text
+        session: dict[str, Any] = reply.json()
+        return session
+
+    def get(self, path: str) -> Any:
+        reply = httpx.get(self.url + path, timeout=10)
+        assert reply.status_code == 200, (path, reply.status_code, reply.text)
+        return reply.json()
+
+
+class Player:
+    """A scripted client: sends requests, keeps every message it receives."""
+
+    _ids = itertools.count(1)
+
+    def __init__(self, server: Server, nickname: str, session: dict[str, Any] | None = None) -> None:
+        self.server = server
+        self.session = session or server.guest(nickname)
+        self.token: str = self.session["token"]
+        self.account_id: str = self.session["account"]["id"]
+        self.received: list[dict[str, Any]] = []
+        self.pending: list[dict[str, Any]] = []
+        self.last_seq: dict[str, int] = {}
+        self.views: dict[str, dict[str, Any] | None] = {}
+        self.states: dict[str, dict[str, Any]] = {}
+        self.ws: ClientConnection | None = None
+        self.welcome: dict[str, Any] = {}
+        self.connect()
+
+    def connect(self) -> None:
+        self.ws = connect(
+            f"ws://127.0.0.1:{self.server.port}/ws?token={self.token}", max_size=2**22, open_timeout=10
+        ).__enter__()
+        self.welcome = self.recv(10)
+        assert self.welcome["type"] == "welcome", self.welcome
+
+    def drop(self) -> None:
+        assert self.ws is not None
+        self.ws.close()
+        self.ws = None
+
+    def recv(self, timeout: float = 10) -> dict[str, Any]:
+        assert self.ws is not None
+        message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
+        SERVER_ADAPTER.validate_python(message)  # every message follows the documented schema
+        self.received.append(message)
+        table = message.get("table")
+        if message["type"] in ("event", "snapshot") and isinstance(table, str):
+            if message["type"] == "event" and table in self.last_seq and not message.get("replay"):
+                assert message["seq"] == self.last_seq[table] + 1, "per-table seq has no gaps"
+            self.last_seq[table] = message["seq"]
+            if message["view"] is not None or message["type"] == "snapshot":
+                self.views[table] = message["view"]
+            self.states[table] = message["state"]
+        return message
+
+    def send_raw(self, text: str) -> None:
+        assert self.ws is not None
+        self.ws.send(text)
+
+    def request(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send a request; return its ack or error (other messages are kept)."""
+        request_id = f"r{next(self._ids)}"
+        self.send_raw(json.dumps({"type": kind, "id": request_id, **fields}))
+        while True:
+            try:
+                message = self.recv()
+            except TimeoutError:
+                tail = [
+                    (m["type"], m.get("id"), m.get("seq"), m.get("event") or m.get("message"))
+                    for m in self.received[-6:]
+                ]
+                raise TimeoutError(
+                    f"no answer to {kind} {fields} ({request_id}); last received: {tail}"
+                ) from None
+            if message["type"] in ("ack", "error") and message["id"] == request_id:
+                return message
+            self.pending.append(message)
+
+    def ok(self, kind: str, **fields: Any) -> dict[str, Any]:
+        answer = self.request(kind, **fields)
+        assert answer["type"] == "ack", answer
+        return answer
+
+    def wait(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
+        """Read messages until one satisfies ``predicate``."""
+        for message in self.pending:
+            if predicate(message):
+                self.pending.remove(message)
+                return message
+        self.pending.clear()
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError("no such message")
+            message = self.recv(left)
+            if predicate(message):
+                return message
+
+    def wait_event(self, kind: str, timeout: float = 20, **match: Any) -> dict[str, Any]:
+        def wanted(m: dict[str, Any]) -> bool:
+            return (
+                m["type"] == "event"
+                and m["event"]["kind"] == kind
+                and all(m["event"].get(k) == v for k, v in match.items())
+            )
+
+        return self.wait(wanted, timeout)
+
+    def drain(self, quiet: float = 0.2) -> None:
+        """Read whatever arrives until ``quiet`` seconds pass with nothing."""
+        try:
+            while True:
+                self.pending.append(self.recv(quiet))
+        except TimeoutError:
+            pass
+
+    def close(self) -> None:
+        if self.ws is not None:
+            self.ws.close()
+
+
+def play_turn(player: Player, table: str) -> dict[str, Any]:
+    """On ``player``'s turn, play its weakest legal play, or pass when it may."""
+    view = player.views[table]
+    assert view is not None and view["to_move"] == view["seat"]
+    if view["can_pass"] and (not view["legal_plays"] or len(view["legal_plays"]) > 3):
+        return player.request("pass", table=table)
+    return player.request("play", table=table, cards=view["legal_plays"][0])
+
+
+def my_turn(player: Player, table: str) -> bool:
+    view = player.views.get(table)
+    return view is not None and not view["over"] and view["to_move"] == view["seat"]
+
+
+def drive(
+    players: list[Player],
+    table: str,
+    until: Callable[[], bool],
+    timeout: float = 60,
+    act: Callable[[Player, str], dict[str, Any]] = play_turn,
+) -> None:
+    """Let scripted players take their turns (bots and 托管 play the rest) until ``until()``."""
+    deadline = time.monotonic() + timeout
+    while not until():
+        if time.monotonic() > deadline:
+            raise TimeoutError("the game did not get there in time")
+        progressed = False
+        for player in players:
+            if player.ws is None:
+                continue
+            try:
+                while True:
+                    player.pending.append(player.recv(0))
+                    progressed = True
+            except TimeoutError:
+                pass
+            if my_turn(player, table):
+                answer = act(player, table)
+                assert answer["type"] == "ack", answer
+                progressed = True
+        if not progressed:
+            time.sleep(0.002)
+
+
+def game_over(player: Player, table: str) -> Callable[[], bool]:
+    def check() -> bool:
+        view, state = player.views.get(table), player.states.get(table)
+        return view is not None and bool(view["over"]) and state is not None and state["status"] != "playing"
+
+    return check
+
+
+def pg_url() -> str:
+    return os.environ.get("NIUGUI_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
