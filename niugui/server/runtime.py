@@ -139,7 +139,7 @@ class TableRuntime:
             "code": self.code if insider else None,
             "status": self.status,
             "seats": [slot.player for slot in self.seats],
-            "spectators": len(self.subscribers),
+            "spectators": sum(1 for c in self.subscribers if self.seat_of(c.account_id) is None),
             "games_played": self.series.games,
             "settings": self.settings_dict(),
         }

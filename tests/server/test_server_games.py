@@ -105,6 +105,9 @@ def test_four_humans_and_a_spectator_see_no_other_hand(shared_server: Server) ->
     watcher.ok("watch", table=table)
     for n, player in enumerate(players):
         player.ok("sit", table=table, seat=n)
+    lobby = {t["id"]: t for t in shared_server.get("/api/tables")["tables"]}
+    assert lobby[table]["spectators"] == 1 and lobby[table]["status"] == "playing"
+    assert [p["nickname"] for p in lobby[table]["seats"]] == ["p0", "p1", "p2", "p3"]
     for game in range(2):
         drive(players, table, game_over(players[0], table))
         for player in players:
