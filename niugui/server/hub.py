@@ -29,6 +29,8 @@ from .protocol import (
 from .runtime import Client, Fault, TableRuntime
 from .store import Store
 
+MAX_OPEN_TABLES = 20
+"""Unfinished tables one account may have created (so nobody can fill the server with tables)."""
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
@@ -178,6 +180,11 @@ class Hub:
         ]
 
     def create_table(self, client: Client, settings: TableSettings) -> TableRuntime:
+        mine = sum(
+            1 for t in self.tables.values() if t.creator == client.account_id and t.status != "finished"
+        )
+        if mine >= MAX_OPEN_TABLES:
+            raise Fault("forbidden", f"you already have {mine} open tables; use one of them")
         table_id = _short_id(8)
         code = _short_id(6) if settings.private else None
         table = self._new_runtime(table_id, client.account_id, code, settings)

@@ -122,6 +122,14 @@ def test_no_acting_for_another_seat_out_of_turn_or_from_two_seats(shared_server:
         p.close()
 
 
+def test_one_account_cannot_open_tables_without_end(shared_server: Server) -> None:
+    eve = Player(shared_server, "hoarder")
+    answers = [eve.request("create_table") for _ in range(22)]
+    assert [a["type"] for a in answers].count("ack") == 20
+    assert answers[-1]["code"] == "forbidden" and "open tables" in answers[-1]["message"]
+    eve.close()
+
+
 def test_a_private_table_needs_its_code(shared_server: Server) -> None:
     alice, bob = Player(shared_server, "host"), Player(shared_server, "guest")
     ack = alice.ok("create_table", settings={"private": True})
