@@ -318,13 +318,17 @@ class TableRuntime:
             f'"event":{_json(event)},"view":'
         )
         state = self.state(None)
+        del state["you"]
+        shared_state = _json(state)[:-1]  # the state differs between seats only in "you", added last
         frames: dict[int | None, str] = {}
         for client in list(self.subscribers):
             seat = self.seat_of(client.account_id)
             frame = frames.get(seat)
             if frame is None:
-                state["you"] = seat
-                frame = frames[seat] = f'{head}{_json(self.view(seat))},"state":{_json(state)}}}'
+                you = "null" if seat is None else str(seat)
+                frame = frames[seat] = (
+                    f'{head}{_json(self.view(seat))},"state":{shared_state},"you":{you}}}}}'
+                )
             client.send(frame)
         self.metrics.sent.inc(len(self.subscribers))
 
