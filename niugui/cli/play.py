@@ -125,6 +125,15 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     console = Console(highlight=False)
+    interrupts = Interrupts()
+
+    def read(prompt: Text) -> str:
+        # The prompt is printed while a Ctrl-C is only kept: cutting rich's print short would leave
+        # its output buffered for good. Ctrl-C acts at once only while input() waits.
+        console.print(prompt, end="")
+        with interrupts.waiting():
+            return input()
+
     session = Session(
         bots=bots,
         specs=dict(zip(others, specs, strict=True)),
@@ -133,8 +142,9 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         save_dir=save_dir,
         console=console,
-        read=lambda prompt: console.input(prompt),
+        read=read,
         delay=args.delay,
+        interrupts=interrupts,
     )
     with session.interrupts.installed():
         return session.run()
@@ -199,6 +209,7 @@ class Session:
         console: Console,
         read: Reader,
         delay: float = 0.0,
+        interrupts: Interrupts | None = None,
     ) -> None:
         self.bots = bots
         self.specs = specs
@@ -210,7 +221,7 @@ class Session:
         self._read = read
         self.delay = delay
         self.series = Series()
-        self.interrupts = Interrupts()
+        self.interrupts = interrupts or Interrupts()
         self.saved: list[Path] = []
 
     # ---- the session ------------------------------------------------------------------------
@@ -369,8 +380,7 @@ class Session:
     # ---- helpers ------------------------------------------------------------------------------
 
     def read(self, prompt: Text) -> str:
-        with self.interrupts.waiting():
-            return self._read(prompt)
+        return self._read(prompt)
 
     def say(self, message: str | Text, style: str = "") -> None:
         self.console.print(message if isinstance(message, Text) else Text(message, style=style))
