@@ -436,8 +436,11 @@ class Game:
 
     # ---- views --------------------------------------------------------------------------------
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None, history: bool = True) -> dict[str, Any]:
         """What ``seat`` may know (R11, R12), as plain JSON data; ``None`` is a spectator.
+
+        ``history=False`` leaves out the list of every action so far (a server sending each action
+        as an event has no need to rebuild it every time).
 
         The seat's own hand, every seat's card count, marks and finish place, all plays and passes,
         the current trick, whose turn it is, and on its own turn its legal plays. Once the game is
@@ -459,7 +462,6 @@ class Game:
             "counts": [h.bit_count() for h in self._hands],
             "marks": [[str(c) for c in self.marks(s)] for s in range(SEATS)],
             "finish": list(self._finish),
-            "history": [_action_dict(*action) for action in self._actions],
             "trick": [
                 _action_dict(s, "pass", 0, "") if c is None else _action_dict(s, "play", c.mask, c.kind)
                 for s, c in self._trick
@@ -469,6 +471,8 @@ class Game:
             else {"seat": self._last_seat, "play": _codes_list(self._last.mask), "kind": self._last.kind},
             "over": over,
         }
+        if history:
+            view["history"] = [_action_dict(*action) for action in self._actions]
         if seat is not None:
             view["hand"] = _codes_list(self._hands[seat])
             mine = seat == self._to_move

@@ -177,10 +177,7 @@ class TableRuntime:
         """The engine's view for ``seat`` (None: spectator) — the only source of game data sent out."""
         if self.game is None:
             return None
-        view = self.game.view(seat)
-        if not history:
-            del view["history"]
-        return view
+        return self.game.view(seat, history=history)
 
     # ---- events: store, reduce, broadcast --------------------------------------------------------
 

@@ -19,3 +19,12 @@ def test_R27_a_boolean_is_not_a_seat() -> None:
     with pytest.raises(niugui.IllegalMove, match="R27"):
         game.play("D4", seat=True)
     assert game.to_record() == before
+
+
+def test_R12_view_without_history_is_the_view_less_its_history() -> None:
+    game = niugui.Game.deal(seed=5, first_drawer=2)
+    for _ in range(12):
+        game.play(game.legal_plays()[0])
+        for seat in (None, 0, 1, 2, 3):
+            full = game.view(seat)
+            assert full.pop("history") and game.view(seat, history=False) == full
