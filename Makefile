@@ -3,7 +3,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup run play test lint browser bench
+.PHONY: setup run play replay test lint browser bench
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -14,6 +14,9 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 
 run: $(STAMP)
+	$(VENV)/bin/niugui serve
+
+replay: $(STAMP)
 	$(VENV)/bin/niugui replay examples/sample-game.json
 
 lint: $(STAMP)
