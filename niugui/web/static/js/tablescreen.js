@@ -75,8 +75,13 @@ export class TableScreen {
   }
 
   onMessage(msg) {
-    if (msg.table !== this.tableId && msg.table !== this.code) return;
-    if (msg.table !== this.tableId) this.tableId = msg.table;
+    if (msg.table !== this.tableId) {
+      // Joined by the code alone: the server answers with the table's id; take it from there on.
+      if (!this.code || !msg.state || msg.state.code !== this.code) return;
+      this.tableId = msg.table;
+      this.root.dataset.table = msg.table;
+      history.replaceState(null, "", `#/table/${encodeURIComponent(msg.table)}?code=${encodeURIComponent(this.code)}`);
+    }
     const now = Date.now() / 1000;
     if (msg.type === "snapshot") {
       this.seq = msg.seq;
