@@ -198,6 +198,8 @@ class Hub:
 
     def _table(self, table_id: str) -> TableRuntime:
         table = self.tables.get(table_id)
+        if table is None:  # a private table may be named by its join code alone ("join by code")
+            table = next((t for t in self.tables.values() if t.code is not None and t.code == table_id), None)
         if table is None:
             raise Fault("not_found", f"no table {table_id!r}")
         return table
