@@ -96,7 +96,8 @@ def test_private_table_by_code_and_a_spectator_sees_no_hand(browser: Any, server
     table_id = a.get_attribute(".table-screen", "data-table")
     take_nickname(b, server, "朋友")
     assert b.locator(f"li[data-table='{table_id}']").count() == 0  # private tables are not listed
-    b.fill("form[data-role=join-code] input[name=code]", join)
+    assert join != table_id
+    b.fill("form[data-role=join-code] input[name=code]", join)  # the code alone
     b.click("form[data-role=join-code] button[type=submit]")
     b.wait_for_selector(f".table-screen[data-table='{table_id}'][data-you]")
     a.click("[data-action=fill-bots]")
@@ -104,7 +105,7 @@ def test_private_table_by_code_and_a_spectator_sees_no_hand(browser: Any, server
     b.wait_for_selector(".hand [data-card]")
     # A spectator with the link: sees the table, never a hand.
     take_nickname(w, server, "观众")
-    w.goto(f"{server}/#/table/{table_id}?code={join.split('/')[1]}")
+    w.goto(f"{server}/#/table/{table_id}?code={join}")
     w.wait_for_selector(".table-screen[data-status=playing] .seat[data-seat]")
     w.wait_for_timeout(300)
     assert w.get_attribute(".table-screen", "data-you") == ""

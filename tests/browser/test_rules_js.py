@@ -199,9 +199,9 @@ def test_every_word_of_the_page_exists_in_both_languages(page: Any) -> None:
 @pytest.mark.parametrize(
     ("typed", "table", "code"),
     [
-        ("b6wt5k6x/7jwk2u", "b6wt5k6x", "7jwk2u"),  # what the table screen shows for a private table
+        ("b6wt5k6x/7jwk2u", "b6wt5k6x", "7jwk2u"),  # table id and code
         ("http://host:8000/#/table/b6wt5k6x?code=7jwk2u", "b6wt5k6x", "7jwk2u"),  # a shared link
-        ("  7jwk2u ", "7jwk2u", "7jwk2u"),  # a bare code (needs the server to look a table up by its code)
+        ("  7jwk2u ", "7jwk2u", "7jwk2u"),  # the code alone, as the table screen shows it
     ],
 )
 def test_join_box_reads_codes_and_links(page: Any, typed: str, table: str, code: str) -> None:

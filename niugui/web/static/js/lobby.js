@@ -28,8 +28,8 @@ function input(type, name, placeholder = "") {
 }
 
 /**
- * What the "join by code" box holds: a shared link (…#/table/ID?code=CODE), "ID/CODE", or a bare
- * code (sent as both table and code, for a server that looks a table up by its code).
+ * What the "join by code" box holds: the join code (sent as both table and code: the server finds
+ * the table by its code), a shared link (…#/table/ID?code=CODE), or "ID/CODE".
  */
 export function parseJoin(text) {
   const value = text.trim();

@@ -136,7 +136,7 @@ export class TableScreen {
     this.bar.append(back);
     let title = st ? st.name || `${t("table")} ${st.id}` : `${t("table")} ${this.tableId}`;
     if (st && st.game_no) title += ` · ${t("game_no", { n: st.game_no })}`;
-    if (st && st.code) title += ` · ${t("copy_code", { code: `${st.id}/${st.code}` })}`;
+    if (st && st.code) title += ` · ${t("copy_code", { code: st.code })}`;
     const grow = el("div", "grow", title);
     grow.dataset.role = "table-title";
     this.bar.append(grow);
@@ -203,9 +203,9 @@ export class TableScreen {
     if (st.status === "finished") box.append(el("div", "", t("table_over")));
     else if (empty) box.append(el("div", "", t("waiting_players")));
     if (st.code) {
-      const code = el("div", "", t("copy_code", { code: `${st.id}/${st.code}` }));
+      const code = el("div", "", t("copy_code", { code: st.code }));
       code.dataset.role = "join-code";
-      code.dataset.join = `${st.id}/${st.code}`;
+      code.dataset.join = st.code;
       box.append(code);
       const link = `${location.origin}${location.pathname}#/table/${encodeURIComponent(st.id)}?code=${encodeURIComponent(st.code)}`;
       const copy = el("button", "btn small secondary", t("copy_link"));
