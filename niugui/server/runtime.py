@@ -118,6 +118,7 @@ class TableRuntime:
     _timer: asyncio.TimerHandle | None = None
     _settings_cache: tuple[TableSettings, dict[str, Any]] | None = None
     _turn: int = 0  # bumps whenever the turn changes, so stale timers and bot answers are ignored
+    _held: tuple[tuple[int, int], float] | None = None  # (game_no, actions so far): that turn's deadline
     on_reload: Callable[[TableRuntime], None] | None = None
 
     # ---- reading state ---------------------------------------------------------------------------
@@ -387,7 +388,7 @@ class TableRuntime:
             self.emit({"kind": "presence", "seat": seat, "online": True})
         if slot.autoplay and slot.autoplay_reason == "offline":
             self.emit({"kind": "autoplay", "seat": seat, "on": False, "reason": "back"})
-            self.arm_turn()
+            self._rearm_if_to_move(seat)
 
     def seat_offline(self, seat: int) -> None:
         """A seated player's last connection dropped: 托管 at once, escape only after the grace period."""
@@ -396,7 +397,7 @@ class TableRuntime:
             self.emit({"kind": "presence", "seat": seat, "online": False})
         if self.status == "playing" and not slot.autoplay:
             self.emit({"kind": "autoplay", "seat": seat, "on": True, "reason": "offline"})
-            self.arm_turn()
+            self._rearm_if_to_move(seat)
         self.start_grace(seat)
 
     def start_grace(self, seat: int) -> None:
@@ -574,7 +575,7 @@ class TableRuntime:
         slot = self.seats[seat]
         if slot.autoplay != on:
             self.emit({"kind": "autoplay", "seat": seat, "on": on, "reason": "player"})
-            self.arm_turn()
+            self._rearm_if_to_move(seat)
 
     def _checked_action(self, game: Game, seat: int, cards: list[str] | None, by: str) -> dict[str, Any]:
         """Validate an action with the engine on a copy; the event to store (canonical codes)."""
@@ -688,6 +689,12 @@ class TableRuntime:
             self._timer.cancel()
             self._timer = None
 
+    def _rearm_if_to_move(self, seat: int) -> None:
+        """After ``seat``'s 托管 changed: re-arm only if it is to move (another seat's timer or bot move
+        is left alone, so toggling 托管 cannot hold up the table)."""
+        if self.game is not None and self.game.to_move == seat:
+            self.arm_turn()
+
     def arm_turn(self) -> None:
         """Arm the turn timer for a human, or schedule the bot (or 托管) move."""
         self.cancel_timer()
@@ -700,8 +707,12 @@ class TableRuntime:
         turn = self._turn
         loop = asyncio.get_running_loop()
         if self._human_turn(seat):
-            if self.deadline is None or self.deadline < time.time():
+            key = (self.game_no, len(game.actions()))
+            if self._held is not None and self._held[0] == key:
+                self.deadline = self._held[1]  # the same turn again (托管 off): no fresh time (no stalling)
+            elif self.deadline is None or self.deadline < time.time():
                 self.deadline = time.time() + self.settings.turn_seconds
+            self._held = (key, self.deadline)
             self._timer = loop.call_at(
                 loop.time() + max(0.0, self.deadline - time.time()), self._timeout, turn
             )

@@ -75,3 +75,65 @@ def test_rebuilding_from_stored_events_gives_the_same_table(tmp_path: Path) -> N
         assert rebuilt.state(None) == live.state(None)
 
     asyncio.run(scenario())
+
+
+def test_toggling_autoplay_off_turn_does_not_hold_up_a_bot(tmp_path: Path) -> None:
+    """A seated player flipping 托管 on and off while a bot is to move must not keep re-arming the bot's
+    timer (or discarding its answer): the bot still plays within its delay."""
+
+    async def scenario() -> None:
+        config = Config(data_dir=tmp_path, bot_delay=0.3)
+        store = Store(config.database_url())
+        store.migrate()
+        hub = Hub(store, config, Metrics())
+        human = FakeClient(0)
+        table = hub.create_table(human, TableSettings(turn_seconds=60))
+        table.sit(human, 0)
+        table.fill_bots(human)
+        game = table.game
+        assert table.status == "playing" and game is not None
+        for _ in range(200):
+            if game.to_move == 0:
+                view = game.view(0)
+                table.act(human, None if view["can_pass"] else view["legal_plays"][0])
+            if game.to_move not in (0, None):
+                break
+            await asyncio.sleep(0.05)
+        before = len(game.actions())
+        on = True
+        for _ in range(20):  # 2 s of toggling, every 0.1 s: far longer than the bot's 0.3 s delay
+            if game.to_move in (0, None):
+                break
+            table.set_autoplay(human, on)
+            on = not on
+            await asyncio.sleep(0.1)
+        assert len(game.actions()) > before, "the bot never moved while 托管 was toggled"
+        table.cancel_timer()
+
+    asyncio.run(scenario())
+
+
+def test_toggling_autoplay_on_your_turn_does_not_restart_your_timer(tmp_path: Path) -> None:
+    """托管 on then off on your own turn gives the turn back with the deadline it had, not a fresh one."""
+
+    async def scenario() -> None:
+        config = Config(data_dir=tmp_path, bot_delay=5)
+        store = Store(config.database_url())
+        store.migrate()
+        hub = Hub(store, config, Metrics())
+        clients = [FakeClient(n) for n in range(4)]
+        table = hub.create_table(clients[0], TableSettings(turn_seconds=60))
+        for n, client in enumerate(clients):
+            table.sit(client, n)
+        game = table.game
+        assert table.status == "playing" and game is not None and game.to_move is not None
+        mover = clients[game.to_move]
+        deadline = table.deadline
+        assert deadline is not None
+        await asyncio.sleep(0.05)
+        table.set_autoplay(mover, True)
+        table.set_autoplay(mover, False)
+        assert table.deadline == deadline
+        table.cancel_timer()
+
+    asyncio.run(scenario())
