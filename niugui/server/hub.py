@@ -45,6 +45,7 @@ class Hub:
         self.metrics = metrics
         self.tables: dict[str, TableRuntime] = {}
         self.clients: dict[Client, set[str]] = {}  # connection -> tables it is subscribed to
+        self._reloading: set[str] = set()  # tables being reloaded (a failed write then must not recurse)
 
     # ---- startup ---------------------------------------------------------------------------------
 
@@ -88,6 +89,8 @@ class Hub:
     def _reload(self, broken: TableRuntime) -> None:
         """After a failed write: drop the in-memory table and rebuild it from what was stored."""
         broken.cancel_timer()
+        if broken.id in self._reloading:
+            return
         try:
             table = self._rebuild(broken.id)
         except Exception:
@@ -107,7 +110,12 @@ class Hub:
                     "state": table.state(seat),
                 }
             )
-        table.arm_turn()
+        self._reloading.add(table.id)
+        try:
+            with contextlib.suppress(Fault):
+                table.carry_on()
+        finally:
+            self._reloading.discard(table.id)
 
     # ---- connections -----------------------------------------------------------------------------
 

@@ -769,6 +769,14 @@ class TableRuntime:
                 self.seat_offline(n)
         if self.status == "playing":
             self.deadline = None
-            self.arm_turn()
+            self.carry_on()
         elif self.status in ("waiting", "between"):
             self.maybe_start()
+
+    def carry_on(self) -> None:
+        """Go on from a rebuilt state: finish a game whose last action was stored but not its end
+        (a crash or failed write in between), else arm the turn."""
+        if self.status == "playing" and self.game is not None and self.game.over:
+            self.finish_game()
+        else:
+            self.arm_turn()

@@ -7,6 +7,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from niugui.server.config import Config
 from niugui.server.hub import Hub
 from niugui.server.metrics import Metrics
@@ -135,5 +137,58 @@ def test_toggling_autoplay_on_your_turn_does_not_restart_your_timer(tmp_path: Pa
         table.set_autoplay(mover, False)
         assert table.deadline == deadline
         table.cancel_timer()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("store_stays_broken", [False, True])
+def test_a_game_whose_end_was_not_stored_is_finished_on_reload(
+    tmp_path: Path, store_stays_broken: bool
+) -> None:
+    """If storing ``game_over`` fails after the last play was stored, the reloaded table (the same path
+    as a restart) must finish the game, not sit forever 'playing' a game that is over (R31); while the
+    store keeps failing, reloading does not recurse."""
+
+    async def scenario() -> None:
+        config = Config(data_dir=tmp_path, bot_delay=0)
+        store = Store(config.database_url())
+        store.migrate()
+        hub = Hub(store, config, Metrics())
+        clients = [FakeClient(n) for n in range(4)]
+        table = hub.create_table(clients[0], TableSettings(turn_seconds=60))
+        for n, client in enumerate(clients):
+            hub.clients[client] = {table.id}
+            table.sit(client, n)
+        real = store.finish_game
+        failures = [1]
+
+        def failing_once(*args: Any, **kwargs: Any) -> Any:
+            if failures or store_stays_broken:
+                failures[:] = []
+                raise OSError("disk full")
+            return real(*args, **kwargs)
+
+        store.finish_game = failing_once  # type: ignore[method-assign]
+        while table.status == "playing" and failures:
+            game = table.game
+            assert game is not None and game.to_move is not None
+            view = game.view(game.to_move)
+            mover = clients[game.to_move]
+            try:
+                if view["can_pass"] and (not view["legal_plays"] or len(view["legal_plays"]) > 3):
+                    table.act(mover, None)
+                else:
+                    table.act(mover, view["legal_plays"][0])
+            except Exception:
+                break
+        assert failures == []
+        reloaded = hub.tables[table.id]
+        assert reloaded is not table
+        assert reloaded.game is not None and reloaded.game.over
+        if store_stays_broken:
+            assert reloaded.status == "playing"  # finished on the next reload or restart
+        else:
+            assert reloaded.status == "between" and reloaded.series.games == 1
+        reloaded.cancel_timer()
 
     asyncio.run(scenario())
