@@ -164,7 +164,8 @@ def choose_checked(bot: Bot, view: View, budget: float | None = None, interrupt:
         return decided(fallback_action(allowed), "raised")
     decision = decided(action, None)
     if not is_legal(allowed, action):
-        log.warning("bot %s chose an illegal action %r; playing the fallback action", bot.name, action)
+        # The action is not logged: its cards come from a hand no log may show (R12).
+        log.warning("bot %s chose an illegal action; playing the fallback action", bot.name)
         return decision._replace(action=fallback_action(allowed), fallback="illegal")
     if budget is not None and decision.seconds > budget:
         log.warning(
