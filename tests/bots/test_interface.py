@@ -186,3 +186,23 @@ def test_is_legal_takes_any_card_order_and_nothing_else() -> None:
     assert not is_legal(view, None)  # a free lead: no pass (R27)
     assert not is_legal(view, tuple(play))  # type: ignore[arg-type]
     assert not is_legal(view, ["S3", "S2"])
+
+
+class HandDumpingBot(Bot):
+    """Answers with its whole hand: never legal, and every card of it hidden from the others."""
+
+    name = "hand-dumping"
+
+    def choose(self, view: View) -> list[str] | None:
+        return list(view["hand"])
+
+
+def test_an_illegal_answer_is_logged_without_its_cards(caplog: pytest.LogCaptureFixture) -> None:
+    """R12: the log line about a bot's illegal answer must not show cards of its hidden hand."""
+    view = opening_view()
+    with caplog.at_level("WARNING", logger="niugui.bots"):
+        decision = choose_checked(HandDumpingBot(), view)
+    assert decision.fallback == "illegal"
+    logged = " ".join(record.getMessage() for record in caplog.records)
+    assert "illegal" in logged
+    assert not [code for code in view["hand"] if code in logged]
