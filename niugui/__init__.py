@@ -6,7 +6,7 @@
 True
 """
 
-from .cards import CARDS, Card, format_cards, parse_cards
+from .cards import CARDS, Card, parse_cards
 from .combos import Combo, classify
 from .game import Game, IllegalMove, Result
 from .record import RecordError
@@ -20,7 +20,6 @@ __all__ = [
     "RecordError",
     "Result",
     "classify",
-    "format_cards",
     "parse_cards",
 ]
 __version__ = "0.1.0"

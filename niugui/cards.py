@@ -203,7 +203,3 @@ def cards_of(mask: int) -> list[Card]:
         mask ^= low
     return out
 
-
-def format_cards(cards: Iterable[Card], style: str = "code") -> str:
-    """Cards as text: ``code`` (``S3 D4``), ``symbol`` (``♠3 ♦4``) or ``zh`` (``黑桃3 方块4``)."""
-    return " ".join(getattr(card, style) for card in cards)

@@ -171,7 +171,3 @@ def _four_plus_ones(hand: int, nibbles: list[int], above: int, out: list[Combo])
             out.append(Combo(four | low, FOUR_PLUS_ONE, FIVE, value))
             rest ^= low
 
-
-def count_plays(hand: int, current: Combo | None = None) -> int:
-    """How many plays :func:`plays` gives (a convenience for perft-style tests)."""
-    return len(plays(hand, current))
