@@ -260,6 +260,11 @@ class Game:
         """Every action so far as (seat, "play" | "pass" | "escape", cards)."""
         return [(seat, action, cards_of(mask)) for seat, action, mask, _ in self._actions]
 
+    def action_log(self) -> Sequence[tuple[int, str, int, str]]:
+        """Every action so far as (seat, "play" | "pass" | "escape", mask, kind): the public history
+        without building card lists (a fast path for bots' rollouts). Read-only: do not change it."""
+        return self._actions
+
     def marks(self, seat: int) -> list[Card]:
         """The ♠3/♠2 marks shown at ``seat``: those of the two it has played (R11)."""
         return cards_of(self._dealt[seat] & ~self._hands[seat] & BLACK_MASK)

@@ -155,13 +155,13 @@ def situation_from_view(view: dict[str, Any]) -> Situation:
 def situation_from_game(game: Game) -> Situation:
     """The situation of the seat to move, read from a ``Game`` without building a view (fast path).
 
-    Reads the engine's action log (public facts: who played what) and that seat's own hand only.
+    Reads the public action log (who played what) and that seat's own hand only.
     """
     seat = game.to_move
     if seat is None:
         raise ValueError("the game is over: no seat is to move (R31)")
     history = _History(game.first_drawer)
-    actions = game._actions  # the public history, as (seat, action, mask, kind); cheaper than actions()
+    actions = game.action_log()
     for actor, action, mask, _ in actions:
         if action == "play":
             history.play(actor, mask)
