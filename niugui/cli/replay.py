@@ -82,13 +82,23 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def one_line(message: str) -> str:
+    r"""The message with every unprintable character escaped, so text quoted from a record (which
+    may hold a newline or a U+0085) cannot break the one-line error in two.
+
+    >>> print(one_line("says " + chr(0x85) + " and" + chr(10)))
+    says \x85 and\n
+    """
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
+
+
 def run(args: argparse.Namespace) -> int:
     """Replay ``args.file``; 0 on success, 1 (one line on stderr) for a bad record."""
     name = "<stdin>" if args.file == "-" else args.file
     try:
         game = replay(load(args.file), name)
     except ReplayError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        print(f"{PROG}: {one_line(str(error))}", file=sys.stderr)
         return 1
     if args.json:
         result = game.result

@@ -557,3 +557,15 @@ def test_any_spoiled_record_gives_status_0_or_1_never_an_exception(
     assert status in (0, 1)
     if status == 1:
         assert captured.out == "" and len(captured.err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("breaker", ["\n", "\x85", "\u2028", "\r"])
+def test_text_quoted_from_a_bad_record_cannot_split_the_error_line(
+    breaker: str, tmp_path: Path, replay: Callable[..., Run]
+) -> None:
+    """The one-line error quotes the record's wrong value; a line break inside it is escaped."""
+    record = load("sample-game.json")
+    record["result"]["finish"] = {f"a{breaker}b": None}
+    run = replay(write(tmp_path, record))
+    assert run.status == 1 and run.out == ""
+    assert len(run.err.splitlines()) == 1 and "result.finish" in run.err and "R30" in run.err
