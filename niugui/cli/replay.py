@@ -48,6 +48,7 @@ from .text import (
     both,
     cards_text,
     mode_name,
+    one_line,
     outcome_name,
     place_name,
     play_text,
@@ -80,16 +81,6 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--actions", action="store_true", help="also list every action in order")
     parser.set_defaults(run=run)
-
-
-def one_line(message: str) -> str:
-    r"""The message with every unprintable character escaped, so text quoted from a record (which
-    may hold a newline or a U+0085) cannot break the one-line error in two.
-
-    >>> print(one_line("says " + chr(0x85) + " and" + chr(10)))
-    says \x85 and\n
-    """
-    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
 
 
 def run(args: argparse.Namespace) -> int:

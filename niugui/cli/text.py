@@ -121,3 +121,12 @@ def play_text(codes: list[str], kind: str, lang: Lang = "both") -> str:
         window = WINDOWS[WINDOW_OF_RANKS[sum(1 << card.rank for card in cards)]]
         cards.sort(key=lambda card: window.index(card.rank))
     return f"{kind_name(kind, lang)} {' '.join(card_text(card, lang) for card in cards)}"
+
+def one_line(message: str) -> str:
+    r"""The message with every unprintable character escaped, so text quoted from a record (which
+    may hold a newline or a U+0085) cannot break the one-line error in two.
+
+    >>> print(one_line("says " + chr(0x85) + " and" + chr(10)))
+    says \x85 and\n
+    """
+    return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)

@@ -15,6 +15,7 @@ from typing import Any
 from ..game import Game, IllegalMove
 from ..record import RecordError
 from ..server.fairness import SCHEME, check_commitment
+from .text import one_line
 
 PROG = "niugui verify"
 
@@ -75,11 +76,11 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: cannot read {args.file}: {error.strerror}", file=sys.stderr)
         return 1
     except ValueError as error:
-        print(f"{PROG}: {args.file} is not JSON: {error}", file=sys.stderr)
+        print(f"{PROG}: {args.file} is not JSON: {one_line(str(error))}", file=sys.stderr)
         return 1
     try:
         print(verify(record, args.commitment))
     except ValueError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+        print(f"{PROG}: {one_line(str(error))}", file=sys.stderr)
         return 1
     return 0
