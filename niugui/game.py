@@ -5,7 +5,8 @@
 2
 >>> game.can_pass()                   # not on a free lead (R27)
 False
->>> game.play("D4")
+>>> game.play("D4")                  # returns what it played
+Combo('single', [D4])
 >>> game.to_move, game.can_pass()   # play goes counter-clockwise: seat 2, then 3 (R7)
 (3, True)
 >>> game.pass_turn()
@@ -291,11 +292,15 @@ class Game:
 
     # ---- actions ------------------------------------------------------------------------------
 
-    def play(self, cards: str | Iterable[int | str] | Combo, seat: int | None = None) -> None:
-        """Play cards (a ``Combo``, ``Card``s, codes or text) for the seat to move.
+    def check_play(self, cards: str | Iterable[int | str] | Combo, seat: int | None = None) -> Combo:
+        """The combination ``cards`` would play for the seat to move; changes nothing.
 
         Pass ``seat`` to have the engine check that it is that seat's turn (R27).
-        Raises :class:`IllegalMove` naming the rule, and changes nothing, if the play is illegal.
+        Raises :class:`IllegalMove` naming the rule if the play is illegal.
+
+        >>> game = Game.deal(seed=7, first_drawer=0)
+        >>> game.check_play("D4").kind, game.to_move
+        ('single', 2)
         """
         mover = self._check_turn(seat)
         if isinstance(cards, Combo):
@@ -323,13 +328,28 @@ class Game:
         last = self._last
         if last is not None and not combo.beats(last):
             raise self._does_not_beat(combo, last)
-        self._apply_play(mover, combo)
+        return combo
+
+    def check_pass(self, seat: int | None = None) -> None:
+        """Raise :class:`IllegalMove` if the seat to move (or ``seat``) may not pass now (R27)."""
+        self._check_turn(seat)
+        if self._last is None:
+            raise IllegalMove("you have the lead and must play (R27: no pass on a free lead)", "R27")
+
+    def play(self, cards: str | Iterable[int | str] | Combo, seat: int | None = None) -> Combo:
+        """Play cards (a ``Combo``, ``Card``s, codes or text) for the seat to move; returns the play.
+
+        Checked by :meth:`check_play` first: an illegal play raises :class:`IllegalMove` naming the
+        rule and changes nothing.
+        """
+        combo = self.check_play(cards, seat)
+        self._apply_play(self._check_turn(seat), combo)
+        return combo
 
     def pass_turn(self, seat: int | None = None) -> None:
         """Pass (过门) for the seat to move; not allowed on a free lead (R27)."""
+        self.check_pass(seat)
         mover = self._check_turn(seat)
-        if self._last is None:
-            raise IllegalMove("you have the lead and must play (R27: no pass on a free lead)", "R27")
         self._actions.append((mover, "pass", 0, ""))
         self._trick.append((mover, None))
         self._passes += 1

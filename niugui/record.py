@@ -3,6 +3,7 @@
 >>> from niugui.game import Game
 >>> game = Game.deal(seed=3, first_drawer=1)
 >>> game.play(game.legal_plays()[0])
+Combo('single', [D4])
 >>> again = Game.from_record(game.to_record())
 >>> again.to_record() == game.to_record() and again.view(2) == game.view(2)
 True

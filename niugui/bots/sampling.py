@@ -19,7 +19,7 @@ A sample is rebuilt as a real :class:`~niugui.game.Game` (:func:`reconstruct`) b
 
 >>> from niugui import Game
 >>> game = Game.deal(seed=5, first_drawer=1)
->>> game.play(game.legal_plays()[0]); game.pass_turn()
+>>> _ = game.play(game.legal_plays()[0]); game.pass_turn()
 >>> import random
 >>> info = knowledge_of(game.view(0))
 >>> world = reconstruct(info, sample_hands(info, random.Random(1)))

@@ -10,6 +10,7 @@ the field or action index and the rule.
 >>> from niugui import Game
 >>> game = Game.deal(seed=7, first_drawer=0)
 >>> game.play("D4")
+Combo('single', [D4])
 >>> print("\\n".join(describe(game.view(None))))  # doctest: +NORMALIZE_WHITESPACE
 对局进行中 game in progress — 1 action: 1 play, 0 passes
 模式 mode           hidden until both 牛鬼 cards are played or the game ends (R11)

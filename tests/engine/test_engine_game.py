@@ -3,6 +3,7 @@ reference written from the rules (engine_oracle.RefGame) follows action by actio
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
@@ -356,6 +357,44 @@ def test_R26_R27_illegal_actions_change_nothing() -> None:
     with pytest.raises(ValueError, match="R6"):
         game.play("D4 Z9")
     assert snapshot(game) == snapshot(Game.deal(seed=3, first_drawer=1))
+
+
+def test_R25_R27_check_play_and_check_pass_judge_without_changing_anything() -> None:
+    """check_play returns the combination play() would apply, check_pass answers as pass_turn(); both
+    raise the same IllegalMove as the action itself, and neither changes the game."""
+    rng = random.Random(8)
+    for seed in range(30):
+        game = Game.deal(seed=seed, first_drawer=seed % 4)
+        while not game.over:
+            seat = game.to_move
+            assert seat is not None
+            before = snapshot(game)
+            legal = game.legal_combos()
+            for combo in legal:
+                assert game.check_play(combo, seat) == combo
+                assert game.check_play([str(c) for c in combo.cards], seat) == combo
+            hand = codes(game.hand(seat))
+            probe = rng.sample(hand, min(len(hand), rng.randint(1, 5)))
+            try:
+                checked: Any = game.check_play(probe)
+            except IllegalMove as error:
+                checked = (error.rule, str(error))
+            if game.can_pass():
+                game.check_pass(seat)
+            else:
+                expect_illegal(game, "R27", game.check_pass)
+            expect_illegal(game, "R27", functools.partial(game.check_pass, (seat + 1) % 4))
+            assert snapshot(game) == before, "a check changed the game"
+            copy = game.copy()
+            try:
+                assert copy.play(probe) == checked
+            except IllegalMove as error:
+                assert (error.rule, str(error)) == checked
+            assert snapshot(copy) != before or isinstance(checked, tuple)
+            if game.can_pass() and (not legal or rng.random() < 0.3):
+                game.pass_turn(seat)
+            else:
+                assert game.play(legal[rng.randrange(len(legal))], seat) in legal
 
 
 def test_R12_view_schema_for_seats_and_spectators() -> None:
