@@ -94,22 +94,19 @@ def test_toggling_autoplay_off_turn_does_not_hold_up_a_bot(tmp_path: Path) -> No
         table.fill_bots(human)
         game = table.game
         assert table.status == "playing" and game is not None
-        for _ in range(200):
-            if game.to_move == 0:
-                view = game.view(0)
-                table.act(human, None if view["can_pass"] else view["legal_plays"][0])
-            if game.to_move not in (0, None):
-                break
-            await asyncio.sleep(0.05)
+        if game.to_move == 0:  # the human leads: play, so that a bot is to move
+            view = game.view(0)
+            table.act(human, None if view["can_pass"] else view["legal_plays"][0])
+        assert game.to_move in (1, 2, 3)
         before = len(game.actions())
         on = True
-        for _ in range(20):  # 2 s of toggling, every 0.1 s: far longer than the bot's 0.3 s delay
-            if game.to_move in (0, None):
-                break
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 30  # a hundred times the bot's 0.3 s delay
+        while len(game.actions()) == before:  # toggle every 0.1 s until the bot has moved
+            assert loop.time() < deadline, "the bot never moved while 托管 was toggled (30 s)"
             table.set_autoplay(human, on)
             on = not on
             await asyncio.sleep(0.1)
-        assert len(game.actions()) > before, "the bot never moved while 托管 was toggled"
         table.cancel_timer()
 
     asyncio.run(scenario())
