@@ -15,19 +15,32 @@ from typing import Any
 import pytest
 
 from .conftest import PHONE, run_server
-from .pages import create_table, table_state, take_nickname, take_turn
+from .pages import MY_TURN, WAIT_MS, create_table, table_state, take_nickname, take_turn
 
 STABLE = (
-    "document.querySelector('#conn-banner').dataset.status === 'online' && "
-    "document.querySelector('.table-screen').dataset.synced === 'true' && "
-    "document.querySelector('[data-action=hint]:not(:disabled), [data-action=pass]:not(:disabled)') !== null"
+    "document.querySelector('#conn-banner')?.dataset.status === 'online' && "
+    f"document.querySelector('.table-screen')?.dataset.synced === 'true' && {MY_TURN}"
 )
+STABLE_OR_OVER = f"({STABLE}) || document.querySelector('.table-screen')?.dataset.over === 'true'"
+BANNER_LEFT_ONLINE = """() => new Promise((done) => {
+  const banner = document.querySelector('#conn-banner');
+  new MutationObserver((changes, observer) => {
+    if (banner.dataset.status !== 'online') { observer.disconnect(); done(banner.dataset.status); }
+  }).observe(banner, {attributes: true, attributeFilter: ['data-status']});
+  window.niugui.conn.ws.close();
+})"""
+"""Close the page's socket under it; resolves with the banner's first status other than online (a
+MutationObserver sees every change, however brief, where polling could miss a quick reconnect)."""
 
 
 def wait_my_turn(page: Any) -> dict[str, Any]:
     """Wait until the page is online and it is this seat's turn (bots wait for it), then read the table."""
-    page.wait_for_function(STABLE, timeout=30_000)
-    return table_state(page)
+    page.wait_for_function(STABLE_OR_OVER, timeout=WAIT_MS)
+    state = table_state(page)
+    assert page.get_attribute(".table-screen", "data-over") != "true", (
+        f"the game ended while the page was away (托管 played its seat meanwhile): {state}"
+    )
+    return state
 
 
 def same_as_observer(page: Any, observer: Any, seat: int) -> dict[str, Any]:
@@ -36,7 +49,9 @@ def same_as_observer(page: Any, observer: Any, seat: int) -> dict[str, Any]:
     for _ in range(50):
         mine = wait_my_turn(page)
         observer.wait_for_function(
-            "(n) => Number(document.querySelector('.table-screen').dataset.seq) >= n", arg=int(mine["seq"])
+            "(n) => Number(document.querySelector('.table-screen').dataset.seq) >= n",
+            arg=int(mine["seq"]),
+            timeout=WAIT_MS,
         )
         theirs = table_state(observer)
         if theirs["seq"] == mine["seq"] == table_state(page)["seq"]:
@@ -99,7 +114,7 @@ def test_reload_and_dropped_connection_come_back_to_the_same_state(browser: Any,
     # Everyone at the table sees the seat go offline (and into 托管).
     observer.wait_for_selector(f"[data-seat='{seat}'] [data-chip=offline]")
     observer.wait_for_selector(f"[data-seat='{seat}'] [data-chip=autoplay]")
-    page.wait_for_timeout(800)  # a retry or two fail while offline
+    page.wait_for_function("window.niugui.conn.attempt >= 2", timeout=WAIT_MS)  # a retry failed offline
     assert page.get_attribute("#conn-banner", "data-status") in ("offline", "reconnecting")
     assert page.locator("[data-action=play]:enabled, [data-action=pass]:enabled").count() == 0
     context.set_offline(False)
@@ -108,8 +123,7 @@ def test_reload_and_dropped_connection_come_back_to_the_same_state(browser: Any,
     observer.wait_for_selector(f"[data-seat='{seat}'] [data-chip=offline]", state="detached")
 
     # 3. The socket is closed under the page: it reconnects and asks for what it missed (last seq).
-    page.evaluate("window.niugui.conn.ws.close()")
-    page.wait_for_function("document.querySelector('#conn-banner').dataset.status !== 'online'")
+    assert page.evaluate(BANNER_LEFT_ONLINE) in ("offline", "reconnecting", "connecting")
     before, after = after, same_as_observer(page, observer, seat)
     assert set(after["hand"]) <= set(before["hand"])
     assert int(after["seq"]) >= int(before["seq"])
