@@ -99,6 +99,36 @@ def deal_hands(deck: Sequence[int], first_drawer: int) -> list[int]:
     return hands
 
 
+def score(black: Sequence[int], finish: Sequence[int]) -> tuple[str, list[int]]:
+    """The outcome and each seat's score change of a game whose side went out (R32–R34): the one
+    place the game is scored (an escape is :func:`escape_scores`).
+
+    >>> score([0, 2], [2, 0])            # 2v2: the 上游's partner second out, a sweep (R33)
+    ('sweep', [2, -2, 2, -2])
+    >>> score([1], [3, 0, 2])            # 1v3: the 双牛鬼 last out (R34)
+    ('double_caught', [2, -6, 2, 2])
+    """
+    if len(black) == 1:
+        double = black[0]
+        if finish[0] == double:
+            outcome, mine, theirs = "double_win", 9, -3
+        elif double in finish:
+            outcome, mine, theirs = "double_draw", 0, 0
+        else:
+            outcome, mine, theirs = "double_caught", -6, 2
+        return outcome, [mine if s == double else theirs for s in range(SEATS)]
+    winners = list(black) if finish[0] in black else [s for s in range(SEATS) if s not in black]
+    partner = winners[0] if winners[1] == finish[0] else winners[1]
+    place = finish.index(partner) if partner in finish else 3
+    outcome, points = {1: ("sweep", 2), 2: ("win", 1), 3: ("draw", 0)}[place]
+    return outcome, [points if s in winners else -points for s in range(SEATS)]
+
+
+def escape_scores(seat: int) -> list[int]:
+    """R35: the seat that abandons the game loses 9; nobody else scores."""
+    return [-9 if s == seat else 0 for s in range(SEATS)]
+
+
 def hand_sizes(first_drawer: int) -> list[int]:
     """R9: 14 cards for the first drawer and the next seat clockwise, 13 for the others."""
     return [14 if seat in (first_drawer, (first_drawer - 1) % SEATS) else 13 for seat in range(SEATS)]
@@ -370,9 +400,7 @@ class Game:
         if not self._hands[seat]:
             raise IllegalMove(f"seat {seat} has gone out and has nothing to abandon (R35)", "R35")
         self._actions.append((seat, "escape", 0, ""))
-        scores = [0] * SEATS
-        scores[seat] = -9
-        self._end("escape", scores)
+        self._end("escape", escape_scores(seat))
 
     # ---- internals ----------------------------------------------------------------------------
 
@@ -434,25 +462,7 @@ class Game:
         return black_out or red_out
 
     def _score(self) -> None:
-        """R32–R34."""
-        finish = self._finish
-        black = self._black
-        if len(black) == 1:
-            double = black[0]
-            if finish[0] == double:
-                outcome, mine, theirs = "double_win", 9, -3
-            elif double in finish:
-                outcome, mine, theirs = "double_draw", 0, 0
-            else:
-                outcome, mine, theirs = "double_caught", -6, 2
-            scores = [mine if s == double else theirs for s in range(SEATS)]
-        else:
-            winners = black if finish[0] in black else [s for s in range(SEATS) if s not in black]
-            partner = winners[0] if winners[1] == finish[0] else winners[1]
-            place = finish.index(partner) if partner in finish else 3
-            outcome, points = {1: ("sweep", 2), 2: ("win", 1), 3: ("draw", 0)}[place]
-            scores = [points if s in winners else -points for s in range(SEATS)]
-        self._end(outcome, scores)
+        self._end(*score(self._black, self._finish))
 
     def _end(self, outcome: str, scores: list[int]) -> None:
         self._result = Result(self.mode, outcome, list(self._finish), scores, list(self._black))

@@ -57,9 +57,13 @@ class Series:
         """False when the table must designate the first drawer (翻牌), R8."""
         return self.next_first_drawer is not None
 
+    def totals_with(self, result: Result) -> list[int]:
+        """The running totals once ``result`` is counted (R36), without counting it."""
+        return [total + change for total, change in zip(self.totals, result.scores, strict=True)]
+
     def add(self, result: Result) -> None:
         """Count a finished game: add its scores (R36), and its 上游 draws first next (R8)."""
         self.games += 1
-        self.totals = [total + change for total, change in zip(self.totals, result.scores, strict=True)]
+        self.totals = self.totals_with(result)
         # finish[0] is the 上游 (R30), also of a game that later ended by escape; none went out: designate.
         self.next_first_drawer = result.finish[0] if result.finish else None

@@ -652,7 +652,7 @@ class TableRuntime:
             )
             for seat, p in enumerate(self.players)
         ]
-        totals = [t + s for t, s in zip(self.series.totals, result.scores, strict=True)]
+        totals = self.series.totals_with(result)
         reveal = {
             "scheme": fairness.SCHEME,
             "commitment": self.game_row.commitment,
