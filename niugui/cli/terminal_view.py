@@ -23,7 +23,8 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import Card, parse_cards
-from ..combos import FLUSH, FLUSH_RANK, STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, classify
+from ..combos import classify
+from . import text
 from .i18n import kind_name, mode_name, outcome_name, place_name, relative_name, tr
 
 View = dict[str, Any]
@@ -36,10 +37,8 @@ MARK = "bold white on black"
 def card_text(code: str, lang: str = "zh") -> Text:
     """One card, coloured: ♥ and ♦ red, ♠ and ♣ plain; 小王 plain, 大王 red (codes BJ/RJ in English)."""
     card = Card.parse(code)
-    if card.is_joker:
-        label = card.code if lang == "en" else card.zh
-        return Text(label, style=RED if card.code == "RJ" else BLACK)
-    return Text(card.symbol, style=RED if card.suit in (0, 2) else BLACK)
+    red = card.code == "RJ" if card.is_joker else card.suit in (0, 2)
+    return Text(text.card_text(card, "en" if lang == "en" else "zh"), style=RED if red else BLACK)
 
 
 def cards_text(codes: Iterable[str], lang: str = "zh") -> Text:
@@ -49,15 +48,8 @@ def cards_text(codes: Iterable[str], lang: str = "zh") -> Text:
 
 
 def play_text(codes: Sequence[str], kind: str, lang: str = "zh") -> Text:
-    """A play's cards: a straight in sequence order (R4: A2345 reads ♦A ♣2 ♠3 ♥4 ♦5), a flush with
-    2 low and A high (R19), else weakest first (R5)."""
-    cards = sorted(Card.parse(c) for c in codes)
-    if kind == FLUSH:  # R19: inside a flush A is high and 2 low
-        cards.sort(key=lambda card: FLUSH_RANK[card.rank])
-    elif kind in (STRAIGHT, STRAIGHT_FLUSH):
-        window = WINDOWS[WINDOW_OF_RANKS[sum(1 << card.rank for card in cards)]]
-        cards.sort(key=lambda card: window.index(card.rank))
-    return Text(" ").join(card_text(c.code, lang) for c in cards)
+    """A play's cards, coloured, in the order people read them (:func:`niugui.cli.text.play_order`)."""
+    return Text(" ").join(card_text(c.code, lang) for c in text.play_order(codes, kind))
 
 
 def plain(renderable: RenderableType, width: int = 120) -> str:
