@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal, Required, TypedDict
 
 from .cards import DECK_SIZE, S2, S3, Card, cards_of, mask_of, parse_cards
 from .combos import FIVE, Combo, classify_mask
@@ -39,6 +39,72 @@ OUTCOME_ZH = {
     "escape": "逃跑",
 }
 PLACE_ZH = ("上游", "二游", "三游", "下游")
+
+
+class PlayEntry(TypedDict):
+    """A play in a view's ``history``, ``trick`` or ``current``: who played which cards, of what kind."""
+
+    seat: int
+    play: list[str]
+    kind: str
+
+
+ActionEntry = TypedDict(
+    "ActionEntry",
+    {"seat": Required[int], "play": list[str], "kind": str, "pass": Literal[True], "escape": Literal[True]},
+    total=False,
+)
+"""One action in a view's ``history`` or ``trick``: a play ``{"seat": 1, "play": ["D4"], "kind":
+"single"}`` (a :class:`PlayEntry`), a pass ``{"seat": 2, "pass": true}`` (过门) or an escape
+``{"seat": 0, "escape": true}`` (逃跑, R35). Exactly one of ``play``, ``pass``, ``escape`` is present."""
+
+
+class ResultDict(TypedDict):
+    """A finished game's result, as in a record (RECORD.md) and a view."""
+
+    mode: str
+    outcome: str
+    finish: list[int]
+    scores: list[int]
+    black: list[int]
+
+
+class _SeatViewKeys(TypedDict):
+    """The keys of every view (see :class:`SeatView`)."""
+
+    seat: int | None
+    first_drawer: int
+    to_move: int | None
+    counts: list[int]
+    marks: list[list[str]]
+    finish: list[int]
+    trick: list[ActionEntry]
+    """This trick's plays and passes so far (R29)."""
+    current: PlayEntry | None
+    """The play to beat, ``None`` on a free lead (R27)."""
+    over: bool
+
+
+class SeatView(_SeatViewKeys, total=False):
+    """What :meth:`Game.view` returns: the one shape of a seat's (or a spectator's) knowledge.
+
+    Bots, the server, the terminal and the protocol's ``GameView`` all take this shape. The keys
+    below are present only where :meth:`Game.view` says: ``history`` and ``leads`` unless
+    ``history=False``; ``hand``, ``legal_plays`` and ``can_pass`` in a seat's view; ``result``,
+    ``hands`` and ``dealt`` once the game is over.
+    """
+
+    history: list[ActionEntry]
+    """Every action so far."""
+    leads: list[int]
+    """The index in ``history`` of every play made on a free lead (each trick's first play, R29), so
+    no reader re-derives where tricks begin and end."""
+    hand: list[str]
+    legal_plays: list[list[str]]
+    can_pass: bool
+    result: ResultDict
+    hands: list[list[str]]
+    dealt: list[list[str]]
 
 
 class IllegalMove(ValueError):
@@ -70,7 +136,7 @@ class Result:
     def zh(self) -> str:
         return OUTCOME_ZH[self.outcome]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ResultDict:
         """The record's ``result`` object (RECORD.md)."""
         return {
             "mode": self.mode,
@@ -153,6 +219,7 @@ class Game:
         self._last: Combo | None = None  # the play to beat, None on a free lead
         self._last_seat = -1
         self._passes = 0  # passes since the last play
+        self._leads = [0]  # the index of each trick's first action (R29); the game's first is a lead
         self._needed = 0  # passes that end this trick (R29)
         self._finish: list[int] = []
         self._result: Result | None = None
@@ -235,6 +302,7 @@ class Game:
         other._hands = list(self._hands)
         other._actions = list(self._actions)
         other._trick = list(self._trick)
+        other._leads = list(self._leads)
         other._finish = list(self._finish)
         return other
 
@@ -258,6 +326,27 @@ class Game:
     def current(self) -> Combo | None:
         """The play to beat in this trick, or ``None`` on a free lead."""
         return self._last
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat whose play is to beat, or ``None`` on a free lead."""
+        return None if self._last is None else self._last_seat
+
+    def leads(self) -> list[int]:
+        """The index (in :meth:`actions`) of every play made on a free lead: where each trick began
+        (R29; after the last of them, once every other seat holding cards has passed, the trick ends).
+
+        >>> game = Game.deal(seed=7, first_drawer=0)
+        >>> game.play("D4"); game.pass_turn(); game.pass_turn(); game.pass_turn()
+        Combo('single', [D4])
+        >>> game.leads(), game.to_move, game.current_seat      # seat 2 has the next lead
+        ([0], 2, None)
+        >>> game.play(game.legal_plays()[0]); game.leads()
+        Combo('single', [H5])
+        [0, 4]
+        """
+        actions = self._actions
+        return [i for i in self._leads if i < len(actions) and actions[i][1] == "play"]
 
     @property
     def finish(self) -> list[int]:
@@ -387,6 +476,7 @@ class Game:
             self._to_move = self._next_holding(mover)
             return
         # Everyone else still holding cards has passed: the trick ends (R29).
+        self._leads.append(len(self._actions))  # the next action leads
         last_seat = self._last_seat
         self._to_move = last_seat if self._hands[last_seat] else self._next_holding(last_seat)  # 接风
         self._last = None
@@ -471,7 +561,7 @@ class Game:
 
     # ---- views --------------------------------------------------------------------------------
 
-    def view(self, seat: int | None, history: bool = True) -> dict[str, Any]:
+    def view(self, seat: int | None, history: bool = True) -> SeatView:
         """What ``seat`` may know (R11, R12), as plain JSON data; ``None`` is a spectator.
 
         ``history=False`` leaves out the list of every action so far (a server sending each action
@@ -490,7 +580,7 @@ class Game:
         if seat is not None:
             _check_seat(seat, "seat")
         over = self._result is not None
-        view: dict[str, Any] = {
+        view: SeatView = {
             "seat": seat,
             "first_drawer": self.first_drawer,
             "to_move": self._to_move,
@@ -508,6 +598,7 @@ class Game:
         }
         if history:
             view["history"] = [_action_dict(*action) for action in self._actions]
+            view["leads"] = self.leads()
         if seat is not None:
             view["hand"] = _codes_list(self._hands[seat])
             mine = seat == self._to_move
@@ -533,7 +624,9 @@ def _codes_list(mask: int) -> list[str]:
     return [str(c) for c in cards_of(mask)]
 
 
-def _action_dict(seat: int, action: str, mask: int, kind: str) -> dict[str, Any]:
+def _action_dict(seat: int, action: str, mask: int, kind: str) -> ActionEntry:
     if action == "play":
         return {"seat": seat, "play": _codes_list(mask), "kind": kind}
-    return {"seat": seat, action: True}
+    if action == "pass":
+        return {"seat": seat, "pass": True}
+    return {"seat": seat, "escape": True}

@@ -30,7 +30,7 @@ from rich.text import Text
 from ..bots import Bot, choose_safely, load_bot
 from ..cards import CARDS, Card, parse_cards
 from ..combos import FIVE_KINDS, classify
-from ..game import SEATS, Game, IllegalMove
+from ..game import SEATS, Game, IllegalMove, SeatView
 from ..series import Series, flip_first_drawer, flip_value
 from . import terminal_view as tv
 from .i18n import LANGS, kind_name, rule_reason, tr
@@ -266,7 +266,9 @@ class Session:
         game = self.game_class.deal(seed=deal_seed, first_drawer=first_drawer)
         game.meta = meta
         view = game.view(self.human)
-        self.say(tr(lang, "leads_first", who=self.name(view["to_move"])))
+        leader = view["to_move"]
+        assert leader is not None  # a game just dealt has a seat to move (R26)
+        self.say(tr(lang, "leads_first", who=self.name(leader)))
         while not game.over:
             try:
                 self.step(game, view)
@@ -292,7 +294,7 @@ class Session:
             self.say(tr(lang, "replay_hint", path=path), style="dim")
         return game
 
-    def step(self, game: Game, view: dict[str, Any]) -> None:
+    def step(self, game: Game, view: SeatView) -> None:
         """One action by the seat to move: a bot's choice, or what you type."""
         seat = game.to_move
         assert seat is not None
@@ -308,7 +310,7 @@ class Session:
             with self.interrupts.waiting():
                 time.sleep(self.delay)
 
-    def your_turn(self, game: Game, view: dict[str, Any]) -> None:
+    def your_turn(self, game: Game, view: SeatView) -> None:
         """Ask until you enter a legal action, then apply it. Ctrl-C / end of input propagate."""
         lang = self.lang
         self.console.print(tv.status(view, lang))
@@ -327,7 +329,7 @@ class Session:
                     return
                 self.say(tr(lang, "refused", reason=refusal), style="bold yellow")
 
-    def try_action(self, game: Game, view: dict[str, Any], line: str) -> str | None:
+    def try_action(self, game: Game, view: SeatView, line: str) -> str | None:
         """Apply what was typed, or say why not (the rule it breaks); ``None`` once applied."""
         lang = self.lang
         word = line.lower()
@@ -360,7 +362,7 @@ class Session:
             return self.explain(error, cards, view)
         return None
 
-    def explain(self, error: IllegalMove, cards: list[Card], view: dict[str, Any]) -> str:
+    def explain(self, error: IllegalMove, cards: list[Card], view: SeatView) -> str:
         """Why a play was refused, in the player's language, naming the rule (R1, R17, R24–R26)."""
         lang, rule = self.lang, error.rule
         shown = tv.plain(tv.cards_text([c.code for c in cards], lang))
@@ -386,7 +388,7 @@ class Session:
         self.console.print(message if isinstance(message, Text) else Text(message, style=style))
 
     def name(self, seat: int) -> str:
-        return tv.who({"seat": self.human}, seat, self.lang)
+        return tv.seat_name(self.human, seat, self.lang)
 
     def ask_yes(self, question: str, default: bool) -> bool:
         """A yes/no question; end of input or Ctrl-C answers no."""

@@ -24,10 +24,11 @@ from rich.text import Text
 
 from ..cards import Card, parse_cards
 from ..combos import classify
+from ..game import ActionEntry, SeatView
 from . import text
 from .i18n import kind_name, mode_name, outcome_name, place_name, relative_name, tr
 
-View = dict[str, Any]
+View = SeatView
 
 RED = "bold red"
 BLACK = "bold"
@@ -73,7 +74,11 @@ def _plain_console(width: int) -> Console:
 
 def who(view: View, seat: int, lang: str) -> str:
     """A seat named from the viewer's place: 你 / 下家 / 对家 / 上家 with its number."""
-    me = view.get("seat")
+    return seat_name(view.get("seat"), seat, lang)
+
+
+def seat_name(me: int | None, seat: int, lang: str) -> str:
+    """:func:`who` for a viewer in seat ``me`` (``None``: a spectator)."""
     if me is None:
         return tr(lang, "seat_name", seat=seat)
     return tr(lang, "who", rel=relative_name(lang, seat - me), seat=seat)
@@ -93,7 +98,7 @@ def place_of(view: View, seat: int, lang: str) -> str:
     return place_name(lang, 3)
 
 
-def action_text(view: View, entry: dict[str, Any], lang: str) -> Text:
+def action_text(view: View, entry: ActionEntry, lang: str) -> Text:
     """One history or trick entry: who played what, passed, or escaped."""
     name = who(view, entry["seat"], lang)
     if "play" in entry:
@@ -109,7 +114,7 @@ def seats_table(view: View, lang: str) -> Table:
     table = Table(show_edge=True, pad_edge=False, expand=False)
     for key in ("col_player", "col_cards", "col_marks", "col_place", "col_trick"):
         table.add_column(tr(lang, key))
-    last_in_trick: dict[int, dict[str, Any]] = {e["seat"]: e for e in view["trick"]}
+    last_in_trick: dict[int, ActionEntry] = {e["seat"]: e for e in view["trick"]}
     for seat in range(4):
         if view["marks"][seat]:
             marks = cards_text(view["marks"][seat], lang)
@@ -204,7 +209,7 @@ def changes(before: View | None, after: View, lang: str) -> list[Text]:
     return lines
 
 
-def _trick_winner(history: list[dict[str, Any]]) -> int:
+def _trick_winner(history: list[ActionEntry]) -> int:
     """The seat of the last play in the history (the trick just ended)."""
     for entry in reversed(history):
         if "play" in entry:

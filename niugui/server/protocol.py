@@ -305,8 +305,9 @@ class ResultView(Message):
 
 
 class GameView(Message):
-    """Exactly the engine's ``game.view(seat)`` (``view(None)`` for a spectator). In ``event``
-    messages ``history`` is left out (the events carry it); ``snapshot`` includes it."""
+    """Exactly the engine's ``game.view(seat)`` (``view(None)`` for a spectator), whose shape is
+    ``niugui.game.SeatView`` (a test checks that the two have the same keys). In ``event`` messages
+    ``history`` and ``leads`` are left out (the events carry them); ``snapshot`` includes them."""
 
     seat: Seat | None
     first_drawer: Seat
@@ -315,6 +316,9 @@ class GameView(Message):
     marks: list[list[CardCode]] = Field(description="♠3/♠2 shown per seat once played (R11)")
     finish: list[Seat]
     history: list[PlayView | PassView | EscapeView] | None = None
+    leads: list[int] | None = Field(
+        None, description="with history: the index in it of each trick's first play (on a free lead, R29)"
+    )
     trick: list[PlayView | PassView | EscapeView]
     current: PlayView | None
     over: bool

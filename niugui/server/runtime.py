@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from niugui.bots import Bot, choose_safely, fallback_action, load_bot
 from niugui.cards import cards_of, mask_of, parse_cards
 from niugui.combos import classify
-from niugui.game import Game, IllegalMove
+from niugui.game import Game, IllegalMove, SeatView
 from niugui.series import Series
 
 from . import fairness, logs
@@ -86,7 +86,7 @@ def load_policy(level: str) -> Bot | None:
     return None
 
 
-def decide(bot: Bot | None, view: dict[str, Any], budget: float) -> list[str] | None:
+def decide(bot: Bot | None, view: SeatView, budget: float) -> list[str] | None:
     return fallback_action(view) if bot is None else choose_safely(bot, view, budget)
 
 
@@ -174,7 +174,7 @@ class TableRuntime:
             "you": you,
         }
 
-    def view(self, seat: int | None, history: bool = False) -> dict[str, Any] | None:
+    def view(self, seat: int | None, history: bool = False) -> SeatView | None:
         """The engine's view for ``seat`` (None: spectator) — the only source of game data sent out."""
         if self.game is None:
             return None
