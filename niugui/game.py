@@ -210,7 +210,6 @@ class Game:
         """Start from four hand masks (use the class methods, which check their input)."""
         self.first_drawer = first_drawer
         self.deck = deck
-        self.meta: dict[str, Any] = {}
         self._dealt = list(hands)
         self._hands = list(hands)
         self._black = [s for s in range(SEATS) if hands[s] & BLACK_MASK]
@@ -283,13 +282,16 @@ class Game:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
-        """Replay a game record (RECORD.md); see :mod:`niugui.record`."""
+        """Replay a game record (RECORD.md): shorthand for :func:`niugui.record.game_from_record`.
+
+        ``record`` sits on top of ``game``: it is imported here, when called, never at module level.
+        """
         from .record import game_from_record
 
         return game_from_record(record)
 
     def to_record(self) -> dict[str, Any]:
-        """This game as a record (RECORD.md)."""
+        """This game as a record without ``meta``: shorthand for :func:`niugui.record.record_of_game`."""
         from .record import record_of_game
 
         return record_of_game(self)
@@ -298,7 +300,6 @@ class Game:
         """An independent copy (for search): same deal, same state."""
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
-        other.meta = dict(self.meta)
         other._hands = list(self._hands)
         other._actions = list(self._actions)
         other._trick = list(self._trick)

@@ -12,9 +12,9 @@ import json
 import sys
 from typing import Any
 
+from ..fairness import SCHEME, check_commitment
 from ..game import Game, IllegalMove
 from ..record import RecordError
-from ..server.fairness import SCHEME, check_commitment
 from .text import one_line
 
 PROG = "niugui verify"
@@ -43,13 +43,17 @@ def verify(record: Any, seen: str | None = None) -> str:
     meta = record.get("meta")
     if not isinstance(meta, dict):
         raise ValueError("meta: missing; only records from `niugui serve` carry a commitment")
-    commitment, salt, deck = meta.get("commitment"), meta.get("salt"), record.get("deck")
+    proof = meta.get("fairness", meta)  # before meta had one schema, the proof sat in meta itself
+    if not isinstance(proof, dict):
+        raise ValueError("meta.fairness: expected an object")
+    commitment, salt, deck = proof.get("commitment"), proof.get("salt"), record.get("deck")
     if not isinstance(commitment, str) or not isinstance(salt, str):
         raise ValueError(
             "meta.commitment and meta.salt: missing (the salt is revealed when the game is over)"
         )
-    if meta.get("commitment_scheme", SCHEME) != SCHEME:
-        raise ValueError(f"meta.commitment_scheme: unknown scheme {meta.get('commitment_scheme')!r}")
+    scheme = proof.get("scheme", proof.get("commitment_scheme", SCHEME))
+    if scheme != SCHEME:
+        raise ValueError(f"meta.fairness.scheme: unknown scheme {scheme!r}")
     if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
         raise ValueError("deck: the record must give the deal as a deck of 54 card codes")
     try:

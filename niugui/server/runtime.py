@@ -16,15 +16,18 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from niugui import fairness
 from niugui.bots import Bot, choose_safely, fallback_action, load_bot
 from niugui.cards import cards_of, mask_of, parse_cards
 from niugui.combos import classify
 from niugui.game import Game, IllegalMove, SeatView
+from niugui.record import PlayerRef, new_meta, record_of_game
 from niugui.series import Series
 
-from . import fairness, logs
+from . import logs
 from .config import Config
 from .metrics import Metrics
 from .protocol import TableSettings
@@ -84,6 +87,10 @@ def load_policy(level: str) -> Bot | None:
         except ValueError:
             continue
     return None
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def decide(bot: Bot | None, view: SeatView, budget: float) -> list[str] | None:
@@ -270,7 +277,6 @@ class TableRuntime:
                 self.game_row = self.store.game(event["game_id"])
             assert self.game_row is not None
             self.game = Game.from_deck(self.game_row.deck, self.game_row.first_drawer)
-            self.game.meta = dict(self.game_row.meta)
             self.game_id = self.game_row.id
             self.game_no = event["game_no"]
             self.players = [None if s.player is None else dict(s.player) for s in self.seats]
@@ -300,7 +306,6 @@ class TableRuntime:
         elif kind == "game_over":
             assert self.game is not None and self.game.result is not None
             self.series.add(self.game.result)
-            self.game.meta["salt"] = event["reveal"]["salt"]  # revealed now that the game is over
             for s in self.seats:
                 s.ready = not s.human
             self.deadline = None
@@ -508,28 +513,19 @@ class TableRuntime:
             return
         if not any(s.human for s in self.seats):
             return  # bots alone do not play
-        if self.series.first_drawer_known():
-            first_drawer = self.series.next_first_drawer
-            by = "previous_first"
-            assert first_drawer is not None
-        else:
-            card, value, first_drawer = fairness.flip()
-            self.emit({"kind": "flip", "card": str(card), "value": value, "first_drawer": first_drawer})
-            by = "flip"
+        first = self.series.first_drawer(fairness.turn_up)  # 翻牌 or the last 上游 (R8)
+        first_drawer, by = first.seat, first.by
+        if first.flip is not None:
+            self.emit({"kind": "flip", "card": first.flip["card"], "value": first.flip["value"],
+                       "first_drawer": first_drawer})
         deck = fairness.shuffled_deck()
         salt = fairness.new_salt()
         commitment = fairness.commitment(salt, deck)
         game_no = self.game_no + 1
-        meta = {
-            "table": self.id,
-            "game_no": game_no,
-            "players": [s.player for s in self.seats],
-            "first_drawer_by": by,
-            "flip": self.flip_info if by == "flip" else None,
-            "commitment": commitment,
-            "commitment_scheme": fairness.SCHEME,
-            "started_at": time.time(),
-        }
+        seated = [s.player for s in self.seats if s.player is not None]
+        players = [PlayerRef(id=p["id"], nickname=p["nickname"], bot=p["bot"]) for p in seated]
+        meta = new_meta("niugui serve", game_no, players, first, table=self.id, started_at=_now_iso(),
+                        fairness={"scheme": fairness.SCHEME, "commitment": commitment})
         deal = {
             "game_no": game_no,
             "first_drawer": first_drawer,
@@ -640,9 +636,10 @@ class TableRuntime:
         self.cancel_timer()
         self.deadline = None
         result = game.result
-        game.meta = dict(self.game_row.meta)
-        game.meta.update({"salt": self.game_row.salt, "finished_at": time.time()})
-        record = game.to_record()
+        meta = dict(self.game_row.meta)
+        meta["fairness"] = {**meta["fairness"], "salt": self.game_row.salt}  # revealed now it is over
+        meta["finished_at"] = _now_iso()
+        record = record_of_game(game, meta)
         entries = [
             LedgerEntry(
                 seat,

@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from niugui import Game
+from niugui import Game, fairness
 from niugui.cli.main import main
-from niugui.server import fairness
+from niugui.record import record_of_game
 
 
 def server_record(tmp_path: Path, tamper: bool = False) -> tuple[Path, str]:
@@ -23,8 +23,8 @@ def server_record(tmp_path: Path, tamper: bool = False) -> tuple[Path, str]:
             game.pass_turn()
         else:
             game.play(plays[0])
-    game.meta = {"commitment": commitment, "salt": salt, "commitment_scheme": fairness.SCHEME}
-    record = game.to_record()
+    proof = {"commitment": commitment, "salt": salt, "scheme": fairness.SCHEME}
+    record = record_of_game(game, {"fairness": proof})
     if tamper:  # the same hands' cards in another order: a different deal than the one committed
         record["deck"][0], record["deck"][4] = record["deck"][4], record["deck"][0]
         record.pop("result")

@@ -198,7 +198,8 @@ export class ReplayScreen {
     this.resultBox.classList.toggle("hidden", !view.over || this.dismissed);
     if (view.over && !this.dismissed) {
       const meta = game.record.meta || {};
-      const proof = meta.salt && game.record.deck ? { commitment: meta.commitment, salt: meta.salt, deck: game.record.deck } : null;
+      const fair = meta.fairness || meta; // the proof moved into meta.fairness (RECORD meta version 1)
+      const proof = fair.salt && game.record.deck ? { commitment: fair.commitment, salt: fair.salt, deck: game.record.deck } : null;
       const close = () => {
         this.dismissed = true;
         this.show();

@@ -18,8 +18,7 @@ import hmac
 import secrets
 from collections.abc import Sequence
 
-from niugui.cards import CARDS, Card
-from niugui.series import flip_first_drawer, flip_value
+from .cards import CARDS, Card
 
 SCHEME = "sha256(salt:deck)"
 _rng = secrets.SystemRandom()
@@ -45,7 +44,6 @@ def check_commitment(expected: str, salt: str, deck: Sequence[str]) -> bool:
     return hmac.compare_digest(expected.lower(), commitment(salt, deck))
 
 
-def flip() -> tuple[Card, int, int]:
-    """翻牌 (R8): a card turned up from a CSPRNG, its value, and the first drawer it reaches."""
-    card = CARDS[_rng.randrange(len(CARDS))]
-    return card, flip_value(card), flip_first_drawer(card)
+def turn_up() -> Card:
+    """翻牌 (R8): a card turned up from the operating system's CSPRNG (for ``Series.first_drawer``)."""
+    return CARDS[_rng.randrange(len(CARDS))]
