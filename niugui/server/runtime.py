@@ -30,7 +30,7 @@ from niugui.series import Series
 from . import logs
 from .config import Config
 from .metrics import Metrics
-from .protocol import TableSettings
+from .protocol import PROTOCOL_VERSION, TableSettings
 from .store import GameRow, LedgerEntry, Store
 
 SEATS = 4
@@ -87,6 +87,10 @@ def load_policy(level: str) -> Bot | None:
         except ValueError:
             continue
     return None
+
+
+REVEALED = ("scheme", "protocol", "commitment", "salt", "statement", "seal_key", "chain", "seal")
+"""The fairness proof's fields that the game_over event reveals (protocol ``Reveal``)."""
 
 
 def _now_iso() -> str:
@@ -519,18 +523,21 @@ class TableRuntime:
             self.emit({"kind": "flip", "card": first.flip["card"], "value": first.flip["value"],
                        "first_drawer": first_drawer})
         deck = fairness.shuffled_deck()
-        salt = fairness.new_salt()
-        commitment = fairness.commitment(salt, deck)
+        secret = fairness.new_secret()  # kept in the game row's "salt" column until the game is over
         game_no = self.game_no + 1
         seated = [s.player for s in self.seats if s.player is not None]
         players = [PlayerRef(id=p["id"], nickname=p["nickname"], bot=p["bot"]) for p in seated]
-        meta = new_meta("niugui serve", game_no, players, first, table=self.id, started_at=_now_iso(),
-                        fairness={"scheme": fairness.SCHEME, "commitment": commitment})
+        meta = new_meta("niugui serve", game_no, players, first, table=self.id, started_at=_now_iso())
+        dealt = Game.from_deck(deck, first_drawer)
+        # The commitment covers the deck, the first drawer and how it was chosen, the seats, the
+        # variant and the protocol version; it is published in the deal event, before any action.
+        meta["fairness"] = fairness.commit(secret, record_of_game(dealt, meta), PROTOCOL_VERSION)
+        commitment = meta["fairness"]["commitment"]
         deal = {
             "game_no": game_no,
             "first_drawer": first_drawer,
             "deck": deck,
-            "salt": salt,
+            "salt": secret,
             "commitment": commitment,
             "meta": meta,
         }
@@ -542,7 +549,7 @@ class TableRuntime:
             "first_drawer_by": by,
             "commitment": commitment,
         }
-        leader = Game.from_deck(deck, first_drawer).to_move
+        leader = dealt.to_move
         assert leader is not None
         self.deadline = time.time() + self.settings.turn_seconds if self._human_turn(leader) else None
         self.emit(event, deal=deal)
@@ -637,9 +644,16 @@ class TableRuntime:
         self.deadline = None
         result = game.result
         meta = dict(self.game_row.meta)
-        meta["fairness"] = {**meta["fairness"], "salt": self.game_row.salt}  # revealed now it is over
         meta["finished_at"] = _now_iso()
         record = record_of_game(game, meta)
+        proof = meta.get("fairness")
+        if isinstance(proof, dict) and proof.get("scheme") == fairness.SCHEME:
+            # revealed now it is over: the salt, the statement, the chain over the actions and its seal
+            record["meta"]["fairness"] = proof = fairness.reveal(self.game_row.salt, record)
+        else:  # a game dealt before scheme 2 (its meta has the proof at the top): reveal its salt
+            record["meta"]["salt"] = self.game_row.salt
+            proof = {"scheme": fairness.SCHEME_V1, "commitment": self.game_row.commitment,
+                     "salt": self.game_row.salt}
         entries = [
             LedgerEntry(
                 seat,
@@ -650,12 +664,7 @@ class TableRuntime:
             for seat, p in enumerate(self.players)
         ]
         totals = self.series.totals_with(result)
-        reveal = {
-            "scheme": fairness.SCHEME,
-            "commitment": self.game_row.commitment,
-            "salt": self.game_row.salt,
-            "deck": list(self.game_row.deck),
-        }
+        reveal = {**{k: v for k, v in proof.items() if k in REVEALED}, "deck": list(self.game_row.deck)}
         event = {
             "kind": "game_over",
             "game_no": self.game_no,

@@ -199,7 +199,7 @@ export class ReplayScreen {
     if (view.over && !this.dismissed) {
       const meta = game.record.meta || {};
       const fair = meta.fairness || meta; // the proof moved into meta.fairness (RECORD meta version 1)
-      const proof = fair.salt && game.record.deck ? { commitment: fair.commitment, salt: fair.salt, deck: game.record.deck } : null;
+      const proof = fair.salt && game.record.deck ? { commitment: fair.commitment, salt: fair.salt, statement: fair.statement, deck: game.record.deck } : null;
       const close = () => {
         this.dismissed = true;
         this.show();

@@ -282,7 +282,7 @@ export class TableScreen {
         const record = await api("GET", `/api/games/${gameId}/record`);
         const meta = record.meta || {};
         const fair = meta.fairness || meta;
-        this.reveals[gameId] = { commitment: fair.commitment, salt: fair.salt, deck: record.deck };
+        this.reveals[gameId] = { commitment: fair.commitment, salt: fair.salt, statement: fair.statement, deck: record.deck };
       } catch {
         this.reveals[gameId] = null;
       } finally {
