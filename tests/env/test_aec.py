@@ -96,7 +96,7 @@ def test_every_mask_bit_is_exactly_a_legal_play() -> None:
                     assert not mask.any()  # not its turn: nothing is legal
             mask = env.observe(mover)["action_mask"]
             assert list(np.flatnonzero(mask)) == legal_actions(game)
-            assert {decode(i).mask for i in np.flatnonzero(mask) if i != PASS} == {  # type: ignore[union-attr]
+            assert {decode(i).mask for i in np.flatnonzero(mask) if i != PASS} == {
                 c.mask for c in game.legal_combos()
             }
             assert bool(mask[PASS]) == game.can_pass()
