@@ -5,6 +5,7 @@ no card that was not played (R11, R12); a bad record gets a reason in the page's
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from collections.abc import Iterator
@@ -59,7 +60,12 @@ def random_record(seed: int, stop: int | None = None) -> dict[str, Any]:
         else:
             game.play(rng.choice(plays))
     record = game.to_record()
-    record["meta"] = {"players": [{"nickname": "小明"}, {"nickname": "Bot", "bot": "expert"}, None, "阿丽"]}
+    salt = "5a" * 32  # the fairness proof, as the server writes it in a record's meta
+    commitment = hashlib.sha256(f"{salt}:{','.join(record['deck'])}".encode()).hexdigest()
+    record["meta"] = {
+        "players": [{"nickname": "小明"}, {"nickname": "Bot", "bot": "expert"}, None, "阿丽"],
+        "salt": salt, "commitment": commitment, "commitment_scheme": "sha256(salt:deck)",
+    }
     return record
 
 
@@ -134,6 +140,9 @@ def test_the_viewer_steps_through_a_finished_game(viewer: Any) -> None:
         if step == n // 2:
             screenshot(page, f"replay-{size['width']}x{size['height']}")
     assert dom["result"] == record["result"]["outcome"]
+    page.click("[data-role=result] [data-action=verify]")  # the proof checks out in the page
+    page.wait_for_selector("[data-role=verdict][data-ok]")
+    assert page.get_attribute("[data-role=verdict]", "data-ok") == "true"
     screenshot(page, f"replay-result-{size['width']}x{size['height']}")
     page.click("[data-action=close-result]")
     for step in (n - 1, n - 2):  # backwards
