@@ -44,8 +44,16 @@ from .store import Store
 MAX_RECORD_BYTES = 64 * 1024
 """The largest record ``POST /api/replay`` reads; a whole game with its meta is a few KiB."""
 
-STATUS = {"bad_json": 400, "bad_record": 422, "illegal_action": 422, "too_large": 413, "not_found": 404,
-          "in_progress": 404}
+STATUS = {
+    "bad_json": 400,
+    "bad_record": 422,
+    "illegal_action": 422,
+    "too_large": 413,
+    "not_found": 404,
+    "in_progress": 404,
+}
+GAME_IDS = range(1, 2**63)
+"""Ids a store can hold (a database integer); any other id is no game, without asking the database."""
 _FIELD = re.compile(r"[A-Za-z_][\w\[\]./]*")
 
 
@@ -158,9 +166,7 @@ def _valid(model: type[FlipInfo] | type[Reveal], data: Any) -> dict[str, Any] | 
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
-    too_large = ReplayProblem(
-        "too_large", f"a record is limited to {limit} bytes", limit=limit
-    )
+    too_large = ReplayProblem("too_large", f"a record is limited to {limit} bytes", limit=limit)
     declared = request.headers.get("content-length", "")
     if declared.isdigit() and int(declared) > limit:
         raise too_large
@@ -186,7 +192,7 @@ def add_routes(app: FastAPI, store: Callable[[], Store]) -> None:
 
     @app.get("/api/games/{game_id}/replay", response_model=Replay)
     def replay_game(game_id: int) -> JSONResponse:
-        game = store().game(game_id)
+        game = store().game(game_id) if game_id in GAME_IDS else None
         try:
             if game is None:
                 raise ReplayProblem("not_found", f"no game {game_id}")

@@ -221,7 +221,7 @@ def test_any_broken_record_gets_a_replay_problem_never_a_crash(seed: int, mutati
                 record["actions"][index] = value
             elif isinstance(record["actions"][index], dict):
                 record["actions"][index][path.split(".")[1]] = value
-        elif path == "deck.0" and isinstance(record.get("deck"), list):
+        elif path == "deck.0" and isinstance(record.get("deck"), list) and record["deck"]:
             record["deck"][0] = value
         else:
             record[path] = value
@@ -292,7 +292,8 @@ def test_a_finished_game_of_the_server_replays_by_its_id(shared_server: Server) 
     game_id = alice.wait_event("deal")["event"]["game_id"]
     in_progress = httpx.get(f"{shared_server.url}/api/games/{game_id}/replay", timeout=10)
     _error(in_progress, 404, "in_progress")
-    _error(httpx.get(f"{shared_server.url}/api/games/999999/replay", timeout=10), 404, "not_found")
+    for missing in (999999, 0, -1, 10**30):  # 10**30 fits no database integer: still just "no game"
+        _error(httpx.get(f"{shared_server.url}/api/games/{missing}/replay", timeout=10), 404, "not_found")
     drive([alice], table, game_over(alice, table))
     record = shared_server.get(f"/api/games/{game_id}/record")
     answer = shared_server.get(f"/api/games/{game_id}/replay")
