@@ -88,8 +88,6 @@ def replay_of_record(record: Any) -> dict[str, Any]:
         raise ReplayProblem("illegal_action", str(error), index=error.index, rule=error.rule) from None
     except RecordError as error:
         raise ReplayProblem("bad_record", str(error), field=_field_of(str(error))) from None
-    except RecursionError:  # a meta nested too deeply to copy
-        raise ReplayProblem("bad_record", "meta: nested too deeply", field="meta") from None
     finished = final.over
     history = final.view(None)["history"]
     game = game_from_record({**record, "actions": [], "result": None})
@@ -163,7 +161,7 @@ def _reveal(record: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any] | No
 
 def _valid(model: type[FlipInfo] | type[Reveal], data: Any) -> dict[str, Any] | None:
     try:
-        return model.model_validate(data).model_dump() if isinstance(data, dict) else None
+        return model.model_validate(data).model_dump(exclude_none=True) if isinstance(data, dict) else None
     except ValidationError:
         return None
 
