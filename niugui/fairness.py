@@ -280,7 +280,8 @@ def _verify_v2(record: dict[str, Any], proof: dict[str, Any], commitment: str, g
         meta = meta_of_record(record)
     except RecordError as error:
         raise FairnessError(str(error)) from None
-    assert meta is not None
+    if meta is None:
+        raise FairnessError("meta.version: missing; a scheme-2 record has the meta of RECORD meta version 1")
     flip = meta["flip"]
     if flip is not None:
         try:

@@ -234,3 +234,23 @@ def test_the_worked_example_in_docs_protocol_md_is_what_the_code_computes() -> N
     chains = [fairness.chain(commitment, actions[:k]) for k in (1, 2)]
     for value in (salt, key, text, commitment, *chains):
         assert value in doc, value
+
+
+def test_a_scheme_2_proof_in_a_meta_without_its_version_is_refused_not_a_crash() -> None:
+    """A scheme-2 proof needs the meta schema (RECORD meta version 1); without ``meta.version`` the
+    verdict is a :class:`FairnessError` that says so, never an ``AssertionError`` traceback."""
+    record = genuine()
+    del record["meta"]["version"]
+    with pytest.raises(FairnessError, match=r"meta\.version"):
+        verify_record(record)
+
+
+def test_a_meta_nested_too_deeply_is_refused_not_a_crash() -> None:
+    """A genuine record with a deeply nested extra meta key (here ``arena``, not in the statement)
+    reads as JSON; verifying it names the meta instead of raising ``RecursionError``."""
+    text = json.dumps(genuine()).replace('"table": "t7"', '"table": "t7", "arena": {"x": ' + "[" * 900
+                                         + "]" * 900 + "}", 1)
+    record = json.loads(text)
+    assert isinstance(record["meta"]["arena"], dict)
+    with pytest.raises(FairnessError, match="meta"):
+        verify_record(record)
