@@ -79,10 +79,6 @@ def new_secret() -> str:
     return secrets.token_hex(32)
 
 
-def new_salt() -> str:
-    return secrets.token_hex(32)
-
-
 # ---- scheme 1 (older records) ---------------------------------------------------------------------
 
 
