@@ -37,6 +37,7 @@ import hashlib
 import hmac
 import json
 import secrets
+import string
 from collections.abc import Sequence
 from typing import Any
 
@@ -236,6 +237,7 @@ def verify_record(record: Any, seen: str | None = None) -> str:
     commitment = proof.get("commitment")
     if not isinstance(commitment, str):
         raise FairnessError("meta.fairness.commitment: missing")
+    _check_hex(commitment, "commitment")
     if seen is not None and seen.strip().lower() != commitment.lower():
         raise FairnessError(f"the record's commitment {commitment} is not the one you saw ({seen.strip()})")
     deck = record.get("deck")
@@ -250,6 +252,13 @@ def verify_record(record: Any, seen: str | None = None) -> str:
     if scheme != SCHEME:
         raise FairnessError(f"meta.fairness.scheme: unknown scheme {scheme!r}")
     return _verify_v2(record, proof, commitment, game)
+
+
+def _check_hex(value: object, field: str) -> None:
+    """A hash in a proof is 64 hex digits (any case); anything else is refused before it is compared."""
+    if not isinstance(value, str) or len(value) != 64 or not all(c in string.hexdigits for c in value):
+        shown = value[:70] if isinstance(value, str) else value
+        raise FairnessError(f"meta.fairness.{field}: expected 64 hex digits, got {shown!r}")
 
 
 def _verify_v1(proof: dict[str, Any], commitment: str, deck: list[str]) -> str:
@@ -272,6 +281,8 @@ def _verify_v2(record: dict[str, Any], proof: dict[str, Any], commitment: str, g
     if missing or not isinstance(proof.get("protocol"), int):
         what = ", ".join(missing) or "protocol"
         raise FairnessError(f"meta.fairness: missing {what} (revealed when the game is over)")
+    _check_hex(fields["seal_key"], "seal_key")
+    _check_hex(fields["chain"], "chain")
     try:
         meta = meta_of_record(record)
     except RecordError as error:

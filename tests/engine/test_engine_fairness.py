@@ -254,3 +254,32 @@ def test_a_meta_nested_too_deeply_is_refused_not_a_crash() -> None:
     assert isinstance(record["meta"]["arena"], dict)
     with pytest.raises(FairnessError, match="meta"):
         verify_record(record)
+
+
+def self_consistent(record: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """``record`` with ``changes`` to its proof, re-committed and re-chained as anyone can (no secret)."""
+    forged = copy.deepcopy(record)
+    proof = forged["meta"]["fairness"]
+    proof.update(changes)
+    proof.pop("statement")
+    text = fairness.statement(forged, proof["protocol"], proof["salt"], proof["seal_key"])
+    proof["commitment"] = fairness.commitment_of(text)
+    proof["chain"] = fairness.chain(proof["commitment"], forged["actions"])
+    return forged
+
+
+@pytest.mark.parametrize("field", ["commitment", "seal_key", "chain"])
+def test_a_proof_value_that_is_not_hex_is_refused_not_a_crash(field: str) -> None:
+    """The commitment, seal key and chain are 64 hex digits; anything else (here non-ASCII text,
+    which ``hmac.compare_digest`` cannot compare) is a FairnessError naming the field."""
+    record = genuine()
+    if field == "seal_key":
+        forged = self_consistent(record, seal_key="牛" * 64)
+    else:
+        forged = with_proof(record, **{field: "é" * 64})
+    with pytest.raises(FairnessError, match=rf"meta\.fairness\.{field}: expected 64 hex digits"):
+        verify_record(forged)
+    scheme_1 = copy.deepcopy(record)
+    scheme_1["meta"]["fairness"] = {"scheme": fairness.SCHEME_V1, "salt": "00" * 32, "commitment": "é"}
+    with pytest.raises(FairnessError, match=r"meta\.fairness\.commitment: expected 64 hex digits"):
+        verify_record(scheme_1)
