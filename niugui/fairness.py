@@ -38,7 +38,7 @@ import hmac
 import json
 import secrets
 import string
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .cards import CARDS, Card
@@ -254,6 +254,15 @@ def verify_record(record: Any, seen: str | None = None) -> str:
     return _verify_v2(record, proof, commitment, game)
 
 
+def _hashed(function: Callable[..., str], *args: Any) -> str:
+    """``function(*args)``, a hash of text from the record: JSON can spell a lone surrogate there
+    (``"\\ud800"``), which has no UTF-8 to hash."""
+    try:
+        return function(*args)
+    except UnicodeEncodeError:
+        raise FairnessError("the record holds text that is not Unicode (a lone surrogate, \\ud800)") from None
+
+
 def _check_hex(value: object, field: str) -> None:
     """A hash in a proof is 64 hex digits (any case); anything else is refused before it is compared."""
     if not isinstance(value, str) or len(value) != 64 or not all(c in string.hexdigits for c in value):
@@ -265,7 +274,7 @@ def _verify_v1(proof: dict[str, Any], commitment: str, deck: list[str]) -> str:
     salt = proof.get("salt")
     if not isinstance(salt, str):
         raise FairnessError("meta.salt: missing (the salt is revealed when the game is over)")
-    if not hmac.compare_digest(commitment.lower(), commitment_v1(salt, deck)):
+    if not hmac.compare_digest(commitment.lower(), _hashed(commitment_v1, salt, deck)):
         raise FairnessError(
             f"MISMATCH: sha256(salt:deck) is not {commitment}; this deck is not the committed one"
         )
@@ -301,7 +310,7 @@ def _verify_v2(record: dict[str, Any], proof: dict[str, Any], commitment: str, g
             reached, said = flip["first_drawer"], record["first_drawer"]
             raise FairnessError(f"meta.flip reaches seat {reached} but first_drawer is {said} (R8)")
     text = statement(record, proof["protocol"], fields["salt"], fields["seal_key"])  # type: ignore[arg-type]
-    if not hmac.compare_digest(commitment_of(text), commitment.lower()):
+    if not hmac.compare_digest(_hashed(commitment_of, text), commitment.lower()):
         raise FairnessError(
             f"MISMATCH: the deal and seating of this record (deck, first drawer, 翻牌, players, variant, "
             f"protocol) do not hash to the commitment {commitment}"

@@ -283,3 +283,15 @@ def test_a_proof_value_that_is_not_hex_is_refused_not_a_crash(field: str) -> Non
     scheme_1["meta"]["fairness"] = {"scheme": fairness.SCHEME_V1, "salt": "00" * 32, "commitment": "é"}
     with pytest.raises(FairnessError, match=r"meta\.fairness\.commitment: expected 64 hex digits"):
         verify_record(scheme_1)
+
+
+@pytest.mark.parametrize("scheme", [fairness.SCHEME, fairness.SCHEME_V1])
+def test_text_that_is_not_unicode_is_refused_not_a_crash(scheme: str) -> None:
+    """JSON can spell a lone surrogate (``"\\ud800"``), which has no UTF-8 to hash: a FairnessError."""
+    record = genuine()
+    if scheme == fairness.SCHEME:
+        record["meta"]["players"][0]["nickname"] = "\ud800"
+    else:
+        record["meta"]["fairness"] = {"scheme": scheme, "salt": "\ud800", "commitment": "00" * 32}
+    with pytest.raises(FairnessError, match="not Unicode"):
+        verify_record(json.loads(json.dumps(record)))
