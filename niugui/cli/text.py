@@ -18,7 +18,8 @@ an English counterpart, and :func:`both` puts the two side by side.
 
 from __future__ import annotations
 
-from typing import Literal
+import json
+from typing import Any, Literal
 
 from ..cards import Card
 from ..combos import KINDS, STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, ZH_NAMES
@@ -122,6 +123,7 @@ def play_text(codes: list[str], kind: str, lang: Lang = "both") -> str:
         cards.sort(key=lambda card: window.index(card.rank))
     return f"{kind_name(kind, lang)} {' '.join(card_text(card, lang) for card in cards)}"
 
+
 def one_line(message: str) -> str:
     r"""The message with every unprintable character escaped, so text quoted from a record (which
     may hold a newline or a U+0085) cannot break the one-line error in two.
@@ -130,3 +132,30 @@ def one_line(message: str) -> str:
     says \x85 and\n
     """
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
+
+
+def record_text(record: dict[str, Any]) -> str:
+    """A record as JSON laid out like the examples/ files: a key a line, a list of actions (or hands)
+    an item a line, everything else on the line of its key.
+
+    >>> print(record_text({"format": "niugui-record", "actions": [{"seat": 0, "play": ["D4"]}], "meta": {}}))
+    {
+      "format": "niugui-record",
+      "actions": [
+        {"seat": 0, "play": ["D4"]}
+      ],
+      "meta": {}
+    }
+    """
+
+    def one(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = []
+    for key, value in record.items():
+        if isinstance(value, list) and value and all(isinstance(item, list | dict) for item in value):
+            items = ",\n".join(f"    {one(item)}" for item in value)
+            lines.append(f"  {one(key)}: [\n{items}\n  ]")
+        else:
+            lines.append(f"  {one(key)}: {one(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}"
