@@ -18,6 +18,9 @@ from ..server.fairness import SCHEME, check_commitment
 from .text import one_line
 
 PROG = "niugui verify"
+ONLY_SERVER_GAMES = (
+    "only games dealt by `niugui serve` carry a commitment (published before the first action)"
+)
 
 
 def register(subparsers: Any) -> None:
@@ -42,11 +45,18 @@ def verify(record: Any, seen: str | None = None) -> str:
         raise ValueError("the record must be a JSON object (RECORD.md)")
     meta = record.get("meta")
     if not isinstance(meta, dict):
-        raise ValueError("meta: missing; only records from `niugui serve` carry a commitment")
+        raise ValueError(f"meta: missing: {ONLY_SERVER_GAMES}")
     commitment, salt, deck = meta.get("commitment"), meta.get("salt"), record.get("deck")
-    if not isinstance(commitment, str) or not isinstance(salt, str):
+    if not isinstance(commitment, str):
+        app = meta.get("app")
+        dealt_by = ""
+        if isinstance(app, str):
+            dealt_by = f"this game comes from {one_line(app)}, which deals on your own machine; "
+        raise ValueError(f"meta.commitment: missing: {dealt_by}{ONLY_SERVER_GAMES}")
+    if not isinstance(salt, str):
         raise ValueError(
-            "meta.commitment and meta.salt: missing (the salt is revealed when the game is over)"
+            "meta.salt: missing; the server reveals the salt once the game is over: "
+            "download the record again after the end"
         )
     if meta.get("commitment_scheme", SCHEME) != SCHEME:
         raise ValueError(f"meta.commitment_scheme: unknown scheme {meta.get('commitment_scheme')!r}")
