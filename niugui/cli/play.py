@@ -337,7 +337,6 @@ class Session:
         saved, unfinished); ``resumed`` is such a game and the record it came from."""
         self.say(tr(self.lang, "title"), style="bold")
         self.say(tr(self.lang, "you_are", seat=self.human))
-        self.say(self.at_table())
         number = 1
         if resumed is not None:
             game = resumed[0]
@@ -371,6 +370,7 @@ class Session:
         record. Raises :class:`InputEnded` once the game in progress is saved, when input ends."""
         lang = self.lang
         self.console.rule(tr(lang, "game_no", n=number))
+        self.say(self.at_table())  # also when the seats table has no room for the bots' names
         if resumed is None:
             game = self.deal(number)
             path = None

@@ -358,11 +358,12 @@ def result_panel(view: View, lang: str, totals: Sequence[int], games: int,
     ]
     left = _left(view, lang)
     wide = Group(*head, _result_table(view, lang, totals, games, bots), *left, *_dealt(view, lang))
-    compact = Group(*head, _result_table(view, lang, totals, games, None), *left)
-    room = height - RESULT_FOOTER_LINES
-    if fits(wide, width) and lines_taken(wide, width) <= room:
+    if fits(wide, width) and lines_taken(wide, width) <= height - RESULT_FOOTER_LINES:
         return wide
-    return compact
+    compact = Group(*head, _result_table(view, lang, totals, games, None), *left)
+    if fits(compact, width):
+        return compact
+    return Group(*head, _result_table(view, lang, totals, games, None, short=True), *left)
 
 
 RESULT_FOOTER_LINES = 7
@@ -371,7 +372,7 @@ lines each when narrow) and the next question."""
 
 
 def _result_table(view: View, lang: str, totals: Sequence[int], games: int,
-                  bots: dict[int, str] | None) -> Table:
+                  bots: dict[int, str] | None, short: bool = False) -> Table:
     result = view["result"]
     table = Table(title=tr(lang, "totals_title", n=games), box=box.SIMPLE_HEAD, pad_edge=False,
                   show_edge=False, title_justify="left")
@@ -380,7 +381,7 @@ def _result_table(view: View, lang: str, totals: Sequence[int], games: int,
         table.add_column(tr(lang, "col_bot"), no_wrap=True)
     for key in ("col_side", "col_place"):
         table.add_column(tr(lang, key), no_wrap=True)
-    for key in ("col_change", "col_total"):
+    for key in ("col_change_short" if short else "col_change", "col_total"):
         table.add_column(tr(lang, key), justify="right", no_wrap=True)
     for seat in range(4):
         row: list[RenderableType] = [who(view, seat, lang)]

@@ -229,7 +229,7 @@ def test_r32_r34_the_result_names_the_winner_outcome_scores_totals_and_reveals_e
         assert result["finish"][0] in winners  # R32
         assert lines[1] == f"胜方：{side} — " + "、".join(tv.who(view, s, "zh") for s in winners)
     else:
-        assert lines[1] == "不分胜负：平局，不计分"
+        assert lines[1] == "不分胜负：平局"
     assert lines[2].startswith("结果：" + OUTCOME_ZH[result["outcome"]] + "（")
     places = ["上游", "二游", "三游"]
     for seat in range(4):
