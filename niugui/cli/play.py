@@ -22,6 +22,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
@@ -130,16 +131,13 @@ def run(args: argparse.Namespace) -> int:
         save_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         return _fail(f"--save: cannot use {str(save_dir)!r} for records: {error.strerror}")
-    resumed: tuple[Game, Path] | None = None
+    resumed: ResumePoint | None = None
     if args.resume is not None:
         try:
             resumed = load_unfinished(Path(args.resume) if args.resume else None, save_dir)
         except ValueError as error:
             return _fail(f"--resume: {error}")
-        meta = resumed[0].meta
-        human: int = meta["human"]
-        seed: int | None = meta["seed"]
-        chosen = {int(seat): spec for seat, spec in meta["bots"].items()}
+        human, seed, chosen = resumed.human, resumed.seed, resumed.bots
     else:
         human, seed = args.seat, args.seed
         specs = [s.strip() for s in args.bots.split(",")]
@@ -202,9 +200,25 @@ def discard_typeahead() -> None:
         termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
 
 
-def load_unfinished(path: Path | None, save_dir: Path) -> tuple[Game, Path]:
-    """The game to resume and its record's path: ``path``, or the newest unfinished record of
-    ``niugui play`` in ``save_dir``. ``ValueError`` says why there is none."""
+@dataclass(frozen=True)
+class ResumePoint:
+    """A game saved unfinished when input ended, with what is needed to play it on."""
+
+    game: Game
+    path: Path
+    number: int
+    """The game's number in its session."""
+    human: int
+    bots: dict[int, str]
+    """The bot spec at each other seat."""
+    seed: int | None
+    totals: list[int]
+    """The running totals before this game (R36)."""
+
+
+def load_unfinished(path: Path | None, save_dir: Path) -> ResumePoint:
+    """The game to resume: ``path``, or the newest unfinished record of ``niugui play`` in
+    ``save_dir``. ``ValueError`` says why there is none."""
     if path is None:
         candidates = sorted(save_dir.glob("niugui-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
         for candidate in candidates:
@@ -212,7 +226,7 @@ def load_unfinished(path: Path | None, save_dir: Path) -> tuple[Game, Path]:
                 record = json.loads(candidate.read_text(encoding="utf-8"))
             except (OSError, ValueError):
                 continue
-            if isinstance(record, dict) and "result" not in record and _is_ours(record.get("meta")):
+            if isinstance(record, dict) and "result" not in record and _settings(record) is not None:
                 path = candidate
                 break
         else:
@@ -223,7 +237,8 @@ def load_unfinished(path: Path | None, save_dir: Path) -> tuple[Game, Path]:
         raise ValueError(f"cannot read {path}: {error.strerror}") from None
     except ValueError as error:
         raise ValueError(f"{path} is not JSON: {error}") from None
-    if not isinstance(record, dict) or not _is_ours(record.get("meta")):
+    settings = _settings(record) if isinstance(record, dict) else None
+    if settings is None:
         raise ValueError(f"{path} is not a record saved by niugui play")
     try:
         game = Game.from_record(record)
@@ -232,24 +247,29 @@ def load_unfinished(path: Path | None, save_dir: Path) -> tuple[Game, Path]:
     if game.over:
         raise ValueError(f"{path}: that game is over; niugui replay {path} shows it")
     game.meta = record["meta"]
-    return game, path
+    number, human, bots, seed, totals = settings
+    return ResumePoint(game, path, number, human, bots, seed, totals)
 
 
-def _is_ours(meta: object) -> bool:
-    """Whether a record's meta says ``niugui play`` saved it, with what resuming needs."""
+def _settings(record: dict[str, Any]) -> tuple[int, int, dict[int, str], int | None, list[int]] | None:
+    """From a record's meta: the game's number, your seat, the bots, the seed and the totals before
+    it — or ``None`` when ``niugui play`` did not save it. The one place that reads what resuming needs."""
+    meta = record.get("meta")
     if not isinstance(meta, dict) or meta.get("app") != "niugui play":
-        return False
-    human, bots, totals = meta.get("human"), meta.get("bots"), meta.get("totals_before", [0] * SEATS)
-    return (
-        human in range(SEATS)
+        return None
+    number, human, bots, seed = meta.get("game"), meta.get("human"), meta.get("bots"), meta.get("seed")
+    totals = meta.get("totals_before", [0] * SEATS)
+    if not (
+        isinstance(number, int) and number >= 1
+        and isinstance(human, int) and human in range(SEATS)
         and isinstance(bots, dict)
         and set(bots) == {str(seat) for seat in range(SEATS) if seat != human}
         and all(isinstance(spec, str) for spec in bots.values())
-        and isinstance(meta.get("game"), int)
-        and isinstance(totals, list)
-        and len(totals) == SEATS
-        and all(isinstance(total, int) for total in totals)
-    )
+        and (seed is None or isinstance(seed, int))
+        and isinstance(totals, list) and len(totals) == SEATS and all(isinstance(t, int) for t in totals)
+    ):
+        return None
+    return number, human, {int(seat): spec for seat, spec in bots.items()}, seed, list(totals)
 
 
 def _derived_seed(seed: int | None, *parts: object) -> int | None:
@@ -332,24 +352,23 @@ class Session:
 
     # ---- the session ------------------------------------------------------------------------
 
-    def run(self, resumed: tuple[Game, Path] | None = None) -> int:
+    def run(self, resumed: ResumePoint | None = None) -> int:
         """Play games until you say no more, or until input ends (the game in progress is then
-        saved, unfinished); ``resumed`` is such a game and the record it came from."""
+        saved, unfinished); ``resumed`` is such a game, played on first."""
         self.say(tr(self.lang, "title"), style="bold")
         self.say(tr(self.lang, "you_are", seat=self.human))
         number = 1
-        if resumed is not None:
-            game = resumed[0]
-            number = game.meta["game"]
-            self.series.games = number - 1
-            self.series.totals = list(game.meta.get("totals_before", [0] * SEATS))
         try:
+            if resumed is not None:
+                number = resumed.number
+                self.series.games = number - 1
+                self.series.totals = list(resumed.totals)
+                self.resume_game(resumed)
+                number += 1
+                if not self.ask_yes(tr(self.lang, "next_game"), default=True):
+                    raise InputEnded
             while True:
-                if resumed is not None:
-                    self.play_game(number, resumed)
-                    resumed = None
-                else:
-                    self.play_game(number)
+                self.play_game(number)
                 number += 1
                 if not self.ask_yes(tr(self.lang, "next_game"), default=True):
                     break
@@ -365,24 +384,56 @@ class Session:
         seats = [f"{self.name(seat)} {self.specs[seat]}" for seat in range(SEATS) if seat != self.human]
         return tr(self.lang, "at_table", seats=("、" if self.lang == "zh" else ", ").join(seats))
 
-    def play_game(self, number: int, resumed: tuple[Game, Path] | None = None) -> Game:
-        """Deal (or take up ``resumed``), play to the end (or an escape), show the result, save the
-        record. Raises :class:`InputEnded` once the game in progress is saved, when input ends."""
+    def play_game(self, number: int) -> Game:
+        """Deal, play to the end (or an escape), show the result, save the record."""
         lang = self.lang
         self.console.rule(tr(lang, "game_no", n=number))
         self.say(self.at_table())  # also when the seats table has no room for the bots' names
-        if resumed is None:
-            game = self.deal(number)
-            path = None
+        meta: dict[str, Any] = {
+            "app": "niugui play",
+            "game": number,
+            "seats": ["human" if s == self.human else f"bot {self.specs[s]}" for s in range(SEATS)],
+            "bots": {str(s): spec for s, spec in self.specs.items()},
+            "human": self.human,
+            "seed": self.seed,
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        first_drawer = self.series.next_first_drawer
+        if first_drawer is None:  # the first game, or after an escape: 翻牌 (R8)
+            card = self.flip_card(number)
+            first_drawer = flip_first_drawer(card)
+            meta["first_drawer_by"] = {"flip": str(card), "value": flip_value(card)}
+            shown = tv.plain(tv.card_text(card.code, lang))
+            self.say(tr(lang, "flip", card=shown, value=flip_value(card), seat=first_drawer,
+                        who=self.name(first_drawer)))
         else:
-            game, path = resumed
-            self.say(tr(lang, "resumed", game=number, path=path, n=len(game.action_log())), soft_wrap=True)
+            meta["first_drawer_by"] = "previous_first_out"
+            self.say(tr(lang, "first_drawer_prev", who=self.name(first_drawer)))
+        deal_seed = None if self.seed is None else f"{self.seed}:{number}"
+        meta["deal_seed"] = deal_seed
+        game = self.game_class.deal(seed=deal_seed, first_drawer=first_drawer)
+        game.meta = meta
         view = game.view(self.human)
-        if resumed is None:
-            self.say(tr(lang, "leads_first", who=self.name(view["to_move"])))
-        else:
-            for line in tv.changes(None, view, lang)[-8:]:  # where the game stood
-                self.say(line)
+        self.say(tr(lang, "leads_first", who=self.name(view["to_move"])))
+        return self.play_out(game, number, view)
+
+    def resume_game(self, point: ResumePoint) -> Game:
+        """Take up a game saved unfinished where it stood, and play it out into the same record."""
+        lang = self.lang
+        self.console.rule(tr(lang, "game_no", n=point.number))
+        self.say(self.at_table())
+        actions = len(point.game.action_log())
+        self.say(tr(lang, "resumed", game=point.number, path=point.path, n=actions), soft_wrap=True)
+        view = point.game.view(self.human)
+        for line in tv.changes(None, view, lang)[-8:]:  # the last actions before it was left
+            self.say(line)
+        return self.play_out(point.game, point.number, view, point.path)
+
+    def play_out(self, game: Game, number: int, view: dict[str, Any], path: Path | None = None) -> Game:
+        """Play ``game`` to the end (or an escape), show the result and save the record (to ``path``
+        when it was resumed from there). Raises :class:`InputEnded` once the game in progress is
+        saved, when input ends."""
+        lang = self.lang
         while not game.over:
             try:
                 self.step(game, view)
@@ -411,35 +462,6 @@ class Session:
         else:
             self.say(tr(lang, "saved", path=path), soft_wrap=True)
             self.say(tr(lang, "replay_hint", path=path), style="dim", soft_wrap=True)
-        return game
-
-    def deal(self, number: int) -> Game:
-        """A new game: its first drawer by a 翻牌 or the last 上游 (R8), then the deal."""
-        lang = self.lang
-        meta: dict[str, Any] = {
-            "app": "niugui play",
-            "game": number,
-            "seats": ["human" if s == self.human else f"bot {self.specs[s]}" for s in range(SEATS)],
-            "bots": {str(s): spec for s, spec in self.specs.items()},
-            "human": self.human,
-            "seed": self.seed,
-            "started": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
-        first_drawer = self.series.next_first_drawer
-        if first_drawer is None:  # the first game, or after an escape: 翻牌 (R8)
-            card = self.flip_card(number)
-            first_drawer = flip_first_drawer(card)
-            meta["first_drawer_by"] = {"flip": str(card), "value": flip_value(card)}
-            shown = tv.plain(tv.card_text(card.code, lang))
-            self.say(tr(lang, "flip", card=shown, value=flip_value(card), seat=first_drawer,
-                        who=self.name(first_drawer)))
-        else:
-            meta["first_drawer_by"] = "previous_first_out"
-            self.say(tr(lang, "first_drawer_prev", who=self.name(first_drawer)))
-        deal_seed = None if self.seed is None else f"{self.seed}:{number}"
-        meta["deal_seed"] = deal_seed
-        game = self.game_class.deal(seed=deal_seed, first_drawer=first_drawer)
-        game.meta = meta
         return game
 
     def suspend(self, game: Game, number: int, path: Path | None) -> None:

@@ -278,13 +278,16 @@ def test_resuming_a_saved_game_continues_it_and_the_running_totals(tmp_path: Pat
     assert unfinished["meta"]["totals_before"] == totals and unfinished["meta"]["game"] == 2
     (path,) = [p for p in tmp_path.glob("*.json") if "result" not in json.loads(p.read_text("utf-8"))]
 
-    game, where = play.load_unfinished(None, tmp_path)
+    point = play.load_unfinished(None, tmp_path)
+    game, where = point.game, point.path
     assert where == path and game.to_record()["actions"] == unfinished["actions"]
+    assert (point.number, point.human, point.seed, point.totals) == (2, 0, 6, totals)
+    assert point.bots == {1: "basic", 2: "basic", 3: "basic"}
     again, out = session(tmp_path, weakest_or_pass(random.Random(2)), seed=6, lang="en")
     again._read = lambda prompt, inner=again._read: "n" if prompt.plain.startswith("Another") else inner(
         prompt)
     GuardedGame.live.append(game)  # the keyboard reads the resumed game's view
-    assert again.run((game, where)) == 0
+    assert again.run(point) == 0
     text = out.getvalue()
     assert f"Continuing game 2 after {len(unfinished['actions'])} actions: {path}" in text
     assert "Running totals after 2 games" in text
