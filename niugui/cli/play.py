@@ -34,9 +34,9 @@ from rich.text import Text
 from ..bots import Bot, choose_safely, load_bot
 from ..cards import CARDS, Card, parse_cards
 from ..combos import FIVE_KINDS, classify
-from ..game import SEATS, Game, IllegalMove
-from ..record import RecordError
-from ..series import Series, flip_first_drawer, flip_value
+from ..game import SEATS, Game, IllegalMove, SeatView
+from ..record import Meta, PlayerRef, RecordError, meta_of_record, new_meta, record_of_game
+from ..series import Series, flip_value
 from . import terminal_view as tv
 from .i18n import LANGS, kind_name, rule_reason, tr
 from .text import one_line, record_text
@@ -206,6 +206,8 @@ class ResumePoint:
 
     game: Game
     path: Path
+    meta: Meta
+    """Its record's meta, kept for the finished record."""
     number: int
     """The game's number in its session."""
     human: int
@@ -246,30 +248,28 @@ def load_unfinished(path: Path | None, save_dir: Path) -> ResumePoint:
         raise ValueError(f"{path} does not replay: {error}") from None
     if game.over:
         raise ValueError(f"{path}: that game is over; niugui replay {path} shows it")
-    game.meta = record["meta"]
-    number, human, bots, seed, totals = settings
-    return ResumePoint(game, path, number, human, bots, seed, totals)
+    meta, human, bots, seed, totals = settings
+    return ResumePoint(game, path, meta, meta["game_no"], human, bots, seed, totals)
 
 
-def _settings(record: dict[str, Any]) -> tuple[int, int, dict[int, str], int | None, list[int]] | None:
-    """From a record's meta: the game's number, your seat, the bots, the seed and the totals before
-    it — or ``None`` when ``niugui play`` did not save it. The one place that reads what resuming needs."""
-    meta = record.get("meta")
-    if not isinstance(meta, dict) or meta.get("app") != "niugui play":
+def _settings(record: dict[str, Any]) -> tuple[Meta, int, dict[int, str], int | None, list[int]] | None:
+    """From a record's meta (RECORD.md, :class:`niugui.record.Meta`): the meta, your seat (the one
+    with no bot), the bots, the seed and the running totals before the game — or ``None`` when it is
+    not an unfinished game of ``niugui play``. The one place that reads what resuming needs."""
+    try:
+        meta = meta_of_record(record)
+    except RecordError:
         return None
-    number, human, bots, seed = meta.get("game"), meta.get("human"), meta.get("bots"), meta.get("seed")
-    totals = meta.get("totals_before", [0] * SEATS)
-    if not (
-        isinstance(number, int) and number >= 1
-        and isinstance(human, int) and human in range(SEATS)
-        and isinstance(bots, dict)
-        and set(bots) == {str(seat) for seat in range(SEATS) if seat != human}
-        and all(isinstance(spec, str) for spec in bots.values())
-        and (seed is None or isinstance(seed, int))
-        and isinstance(totals, list) and len(totals) == SEATS and all(isinstance(t, int) for t in totals)
-    ):
+    if meta is None or meta["app"] != "niugui play":
         return None
-    return number, human, {int(seat): spec for seat, spec in bots.items()}, seed, list(totals)
+    humans = [seat for seat, player in enumerate(meta["players"]) if player["bot"] is None]
+    seed, totals = meta.get("seed"), meta.get("totals_before", [0] * SEATS)
+    if len(humans) != 1 or not (seed is None or isinstance(seed, int)):
+        return None
+    if not (isinstance(totals, list) and len(totals) == SEATS and all(type(t) is int for t in totals)):
+        return None
+    bots = {seat: str(player["bot"]) for seat, player in enumerate(meta["players"]) if seat != humans[0]}
+    return meta, humans[0], bots, seed, list(totals)
 
 
 def _derived_seed(seed: int | None, *parts: object) -> int | None:
@@ -347,6 +347,8 @@ class Session:
         self._read = read
         self.delay = delay
         self.series = Series()
+        self.meta: Meta | None = None
+        """The record ``meta`` of the game being played (RECORD.md, :class:`niugui.record.Meta`)."""
         self.interrupts = interrupts or Interrupts()
         self.saved: list[Path] = []
 
@@ -389,32 +391,31 @@ class Session:
         lang = self.lang
         self.console.rule(tr(lang, "game_no", n=number))
         self.say(self.at_table())  # also when the seats table has no room for the bots' names
-        meta: dict[str, Any] = {
-            "app": "niugui play",
-            "game": number,
-            "seats": ["human" if s == self.human else f"bot {self.specs[s]}" for s in range(SEATS)],
-            "bots": {str(s): spec for s, spec in self.specs.items()},
-            "human": self.human,
-            "seed": self.seed,
-            "started": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
-        first_drawer = self.series.next_first_drawer
-        if first_drawer is None:  # the first game, or after an escape: 翻牌 (R8)
-            card = self.flip_card(number)
-            first_drawer = flip_first_drawer(card)
-            meta["first_drawer_by"] = {"flip": str(card), "value": flip_value(card)}
-            shown = tv.plain(tv.card_text(card.code, lang))
-            self.say(tr(lang, "flip", card=shown, value=flip_value(card), seat=first_drawer,
+        first = self.series.first_drawer(lambda: self.flip_card(number))  # 翻牌 or the last 上游 (R8)
+        first_drawer = first.seat
+        if first.card is not None:
+            shown = tv.plain(tv.card_text(first.card.code, lang))
+            value = flip_value(first.card)
+            self.say(tr(lang, "flip", card=shown, value=value, seat=first_drawer,
                         who=self.name(first_drawer)))
         else:
-            meta["first_drawer_by"] = "previous_first_out"
             self.say(tr(lang, "first_drawer_prev", who=self.name(first_drawer)))
+        players = [
+            PlayerRef(id=None, nickname="you", bot=None)
+            if s == self.human
+            else PlayerRef(id=None, nickname=f"bot {self.specs[s]}", bot=self.specs[s])
+            for s in range(SEATS)
+        ]
+        self.meta = new_meta(
+            "niugui play", number, players, first, seed=self.seed,
+            started_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
         deal_seed = None if self.seed is None else f"{self.seed}:{number}"
-        meta["deal_seed"] = deal_seed
         game = self.game_class.deal(seed=deal_seed, first_drawer=first_drawer)
-        game.meta = meta
         view = game.view(self.human)
-        self.say(tr(lang, "leads_first", who=self.name(view["to_move"])))
+        leader = view["to_move"]
+        assert leader is not None  # a game just dealt has a seat to move (R26)
+        self.say(tr(lang, "leads_first", who=self.name(leader)))
         return self.play_out(game, number, view)
 
     def resume_game(self, point: ResumePoint) -> Game:
@@ -422,6 +423,7 @@ class Session:
         lang = self.lang
         self.console.rule(tr(lang, "game_no", n=point.number))
         self.say(self.at_table())
+        self.meta = point.meta
         actions = len(point.game.action_log())
         self.say(tr(lang, "resumed", game=point.number, path=point.path, n=actions), soft_wrap=True)
         view = point.game.view(self.human)
@@ -429,7 +431,7 @@ class Session:
             self.say(line)
         return self.play_out(point.game, point.number, view, point.path)
 
-    def play_out(self, game: Game, number: int, view: dict[str, Any], path: Path | None = None) -> Game:
+    def play_out(self, game: Game, number: int, view: SeatView, path: Path | None = None) -> Game:
         """Play ``game`` to the end (or an escape), show the result and save the record (to ``path``
         when it was resumed from there). Raises :class:`InputEnded` once the game in progress is
         saved, when input ends."""
@@ -467,9 +469,10 @@ class Session:
     def suspend(self, game: Game, number: int, path: Path | None) -> None:
         """Save the game in progress with the running totals before it, say how to continue, and
         end the session (:class:`InputEnded`)."""
-        game.meta = {**game.meta, "totals_before": list(self.series.totals)}
+        assert self.meta is not None
+        meta: Meta = {**self.meta, "totals_before": list(self.series.totals)}
         try:
-            path = self.save(game, number, path)
+            path = self.save(game, number, path, meta)
         except OSError as error:
             self.say(tr(self.lang, "not_saved", error=error), style="bold red")
         else:
@@ -477,7 +480,7 @@ class Session:
             self.say(tr(self.lang, "resume_hint", path=path), soft_wrap=True)
         raise InputEnded
 
-    def step(self, game: Game, view: dict[str, Any]) -> None:
+    def step(self, game: Game, view: SeatView) -> None:
         """One action by the seat to move: a bot's choice, or what you type."""
         seat = game.to_move
         assert seat is not None
@@ -493,7 +496,7 @@ class Session:
             with self.interrupts.waiting():
                 time.sleep(self.delay)
 
-    def your_turn(self, game: Game, view: dict[str, Any]) -> None:
+    def your_turn(self, game: Game, view: SeatView) -> None:
         """Ask until you enter a legal action, then apply it. Ctrl-C / end of input propagate."""
         lang = self.lang
         width, height = self.console.size
@@ -513,7 +516,7 @@ class Session:
                     return
                 self.say(tr(lang, "refused", reason=refusal), style="bold yellow")
 
-    def try_action(self, game: Game, view: dict[str, Any], line: str) -> str | None:
+    def try_action(self, game: Game, view: SeatView, line: str) -> str | None:
         """Apply what was typed, or say why not (the rule it breaks); ``None`` once applied."""
         lang = self.lang
         word = line.lower()
@@ -546,7 +549,7 @@ class Session:
             return self.explain(error, cards, view)
         return None
 
-    def explain(self, error: IllegalMove, cards: list[Card], view: dict[str, Any]) -> str:
+    def explain(self, error: IllegalMove, cards: list[Card], view: SeatView) -> str:
         """Why a play was refused, in the player's language, naming the rule (R1, R17, R24–R26)."""
         lang, rule = self.lang, error.rule
         shown = tv.plain(tv.cards_text([c.code for c in cards], lang))
@@ -575,7 +578,7 @@ class Session:
                            soft_wrap=soft_wrap)
 
     def name(self, seat: int) -> str:
-        return tv.who({"seat": self.human}, seat, self.lang)
+        return tv.seat_name(self.human, seat, self.lang)
 
     def ask_yes(self, question: str, default: bool) -> bool:
         """A yes/no question; end of input or Ctrl-C answers no."""
@@ -612,14 +615,15 @@ class Session:
             return CARDS[secrets.randbelow(len(CARDS))]
         return CARDS[random.Random(f"{self.seed}:flip:{number}").randrange(len(CARDS))]
 
-    def save(self, game: Game, number: int, path: Path | None = None) -> Path:
-        """Write the game's record (RECORD.md), laid out as the examples are, to ``path`` (the record
-        it was resumed from) or a new file; return the path."""
+    def save(self, game: Game, number: int, path: Path | None = None, meta: Meta | None = None) -> Path:
+        """Write the game's record (RECORD.md) with ``meta`` (default: this game's), laid out as the
+        examples are, to ``path`` (the record it was resumed from) or a new file; return the path."""
         if path is None:
             self.save_dir.mkdir(parents=True, exist_ok=True)
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
             path = self.save_dir / f"niugui-{stamp}-{os.getpid()}-game{number}.json"
-        path.write_text(record_text(game.to_record()) + "\n", encoding="utf-8")
+        record = record_of_game(game, self.meta if meta is None else meta)
+        path.write_text(record_text(record) + "\n", encoding="utf-8")
         if path not in self.saved:
             self.saved.append(path)
         return path

@@ -25,23 +25,13 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import Card, parse_cards
-from ..combos import (
-    FLUSH,
-    FLUSH_RANK,
-    FOUR_PLUS_ONE,
-    FULL_HOUSE,
-    PAIR,
-    STRAIGHT,
-    STRAIGHT_FLUSH,
-    TRIPLE,
-    WINDOW_OF_RANKS,
-    WINDOWS,
-    classify,
-)
+from ..combos import FLUSH, FOUR_PLUS_ONE, FULL_HOUSE, PAIR, STRAIGHT, TRIPLE, classify
+from ..game import ActionEntry, ResultDict, SeatView
+from . import text
 from .i18n import join, kind_name, mode_name, ordinal, outcome_text, place_name, relative_name, side_name, tr
 from .layout import fits, lines_taken, pick
 
-View = dict[str, Any]
+View = SeatView
 
 RED = "bold red"
 BLACK = "bold"
@@ -52,11 +42,8 @@ def card_text(code: str, lang: str = "zh") -> Text:
     """One card, coloured: ♥ and ♦ red, ♠ and ♣ plain; 小王 plain, 大王 red ("small joker" and
     "big joker" in English)."""
     card = Card.parse(code)
-    if card.is_joker:
-        big = card.code == "RJ"
-        label = ("big joker" if big else "small joker") if lang == "en" else card.zh
-        return Text(label, style=RED if big else BLACK)
-    return Text(card.symbol, style=RED if card.suit in (0, 2) else BLACK)
+    red = card.code == "RJ" if card.is_joker else card.suit in (0, 2)
+    return Text(text.card_text(card, "en" if lang == "en" else "zh"), style=RED if red else BLACK)
 
 
 def cards_text(codes: Iterable[str], lang: str = "zh") -> Text:
@@ -66,15 +53,8 @@ def cards_text(codes: Iterable[str], lang: str = "zh") -> Text:
 
 
 def play_text(codes: Sequence[str], kind: str, lang: str = "zh") -> Text:
-    """A play's cards: a straight in sequence order (R4: A2345 reads ♦A ♣2 ♠3 ♥4 ♦5), a flush with
-    2 low and A high (R19), else weakest first (R5)."""
-    cards = sorted(Card.parse(c) for c in codes)
-    if kind == FLUSH:  # R19: inside a flush A is high and 2 low
-        cards.sort(key=lambda card: FLUSH_RANK[card.rank])
-    elif kind in (STRAIGHT, STRAIGHT_FLUSH):
-        window = WINDOWS[WINDOW_OF_RANKS[sum(1 << card.rank for card in cards)]]
-        cards.sort(key=lambda card: window.index(card.rank))
-    return Text(" ").join(card_text(c.code, lang) for c in cards)
+    """A play's cards, coloured, in the order people read them (:func:`niugui.cli.text.play_order`)."""
+    return Text(" ").join(card_text(c.code, lang) for c in text.play_order(codes, kind))
 
 
 def plain(renderable: RenderableType, width: int = 120) -> str:
@@ -98,7 +78,11 @@ def _plain_console(width: int) -> Console:
 
 def who(view: View, seat: int, lang: str) -> str:
     """A seat named from the viewer's place: 你 / 下家 / 对家 / 上家 with its number."""
-    me = view.get("seat")
+    return seat_name(view.get("seat"), seat, lang)
+
+
+def seat_name(me: int | None, seat: int, lang: str) -> str:
+    """:func:`who` for a viewer in seat ``me`` (``None``: a spectator)."""
     if me is None:
         return tr(lang, "seat_name", seat=seat)
     return tr(lang, "who", rel=relative_name(lang, seat - me), seat=seat)
@@ -118,7 +102,7 @@ def place_of(view: View, seat: int, lang: str) -> str:
     return place_name(lang, 3)
 
 
-def action_text(view: View, entry: dict[str, Any], lang: str) -> Text:
+def action_text(view: View, entry: ActionEntry, lang: str) -> Text:
     """One history or trick entry: who played what, passed, or escaped."""
     name = who(view, entry["seat"], lang)
     if "play" in entry:
@@ -129,7 +113,7 @@ def action_text(view: View, entry: dict[str, Any], lang: str) -> Text:
     return Text(tr(lang, "passes", who=name), style="dim")
 
 
-def side_of(result: dict[str, Any], seat: int) -> str:
+def side_of(result: ResultDict, seat: int) -> str:
     """``black``, ``red`` or ``double``: the seat's side in a finished game (R10)."""
     if seat in result["black"]:
         return "double" if result["mode"] == "1v3" else "black"
@@ -147,7 +131,7 @@ def seats_table(view: View, lang: str, bots: dict[int, str] | None = None) -> Ta
     table.add_column(tr(lang, "col_marks"), no_wrap=True)
     table.add_column(tr(lang, "col_place"), no_wrap=True)
     table.add_column(tr(lang, "col_trick"))
-    last_in_trick: dict[int, dict[str, Any]] = {e["seat"]: e for e in view["trick"]}
+    last_in_trick: dict[int, ActionEntry] = {e["seat"]: e for e in view["trick"]}
     for seat in range(4):
         if view["marks"][seat]:
             marks = cards_text(view["marks"][seat], lang)
@@ -312,7 +296,7 @@ def changes(before: View | None, after: View, lang: str) -> list[Text]:
     return lines
 
 
-def _trick_winner(history: list[dict[str, Any]]) -> int:
+def _trick_winner(history: list[ActionEntry]) -> int:
     """The seat of the last play in the history (the trick just ended)."""
     for entry in reversed(history):
         if "play" in entry:

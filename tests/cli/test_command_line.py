@@ -17,7 +17,10 @@ import pytest
 
 import niugui
 from niugui import Game
+from niugui.cards import CARDS
 from niugui.cli.text import record_text
+from niugui.record import PlayerRef, new_meta
+from niugui.series import decide_first_drawer
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -136,16 +139,24 @@ def test_records_are_written_compact_exactly_as_the_examples(name: str) -> None:
 
 def test_verify_explains_that_only_server_games_carry_a_commitment(tmp_path: Path) -> None:
     record = json.loads((EXAMPLES / "sample-game.json").read_text(encoding="utf-8"))
-    record["meta"] = {"app": "niugui play", "game": 1}
+    players = [PlayerRef(id=None, nickname="you", bot=None)] + [
+        PlayerRef(id=None, nickname="bot basic", bot="basic") for _ in range(3)]
+    record["meta"] = new_meta("niugui play", 1, players, decide_first_drawer(0, lambda: CARDS[0]))
     path = tmp_path / "play.json"
     path.write_text(record_text(record), encoding="utf-8")
     run = niugui_cli("verify", str(path))
     assert run.returncode == 1
     assert run.stderr == (
-        "niugui verify: meta.commitment: missing: this game comes from niugui play, which deals on your own "
+        "niugui verify: meta.fairness: missing: this game comes from niugui play, which deals on your own "
         "machine; only games dealt by `niugui serve` carry a commitment (published before the first action)\n"
     )
     assert "revealed when the game is over" not in run.stderr
+    del record["meta"]
+    path.write_text(record_text(record), encoding="utf-8")
+    run = niugui_cli("verify", str(path))
+    assert run.returncode == 1 and run.stderr == (
+        "niugui verify: meta: missing: only games dealt by `niugui serve` carry a commitment "
+        "(published before the first action)\n")
 
 
 def taken_port() -> socket.socket:

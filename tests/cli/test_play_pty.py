@@ -193,8 +193,8 @@ def test_r32_r34_a_whole_game_at_100x35_with_wrong_entries_and_a_pass(
             "finish"] else "last"
         assert place == expected
     assert record["meta"]["seed"] == 2024
-    assert record["meta"]["bots"] == {"1": "basic", "2": "basic", "3": "basic"}
-    assert record["meta"]["first_drawer_by"]["flip"]  # the first game's drawer came from a 翻牌 (R8)
+    assert [p["bot"] for p in record["meta"]["players"]] == [None, "basic", "basic", "basic"]
+    assert record["meta"]["first_drawer_by"] == "flip" and record["meta"]["flip"]  # 翻牌 (R8)
     plays_by_you = [a for a in record["actions"] if a["seat"] == 0]
     assert {"seat": 0, "pass": True} in plays_by_you and any("play" in a for a in plays_by_you)
     # Saved compact, as the examples are: one action a line.
@@ -388,7 +388,7 @@ def test_default_expert_bots_in_chinese_at_60x30_and_ctrl_c_while_the_bots_play(
     assert t.wait() == 0 and "Traceback" not in t.screen
     (path,) = (tmp_path / "r").glob("*.json")
     record = json.loads(path.read_text(encoding="utf-8"))
-    assert record["meta"]["bots"] == {"1": "expert", "2": "expert", "3": "expert"}
+    assert [p["bot"] for p in record["meta"]["players"]] == [None, "expert", "expert", "expert"]
     result = Game.from_record(record).result
     assert result is not None and OUTCOME_ZH[result.outcome] == outcome[0]
     winners = [s for s in range(4) if result.scores[s] > 0]
