@@ -344,10 +344,10 @@ def result_panel(view: View, lang: str, totals: Sequence[int], games: int,
     wide = Group(*head, _result_table(view, lang, totals, games, bots), *left, *_dealt(view, lang))
     if fits(wide, width) and lines_taken(wide, width) <= height - RESULT_FOOTER_LINES:
         return wide
-    compact = Group(*head, _result_table(view, lang, totals, games, None), *left)
-    if fits(compact, width):
-        return compact
-    return Group(*head, _result_table(view, lang, totals, games, None, short=True), *left)
+    table = _result_table(view, lang, totals, games, None)
+    if not fits(table, width):  # (the lines of cards may wrap; a table must not)
+        table = _result_table(view, lang, totals, games, None, short=True)
+    return Group(*head, table, *left)
 
 
 RESULT_FOOTER_LINES = 7
