@@ -232,17 +232,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         account = store().account_by_token_hash(auth.token_hash(token)) if token else None
         await websocket.accept()
         if account is None:
-            await websocket.send_text(
-                json.dumps(
-                    {
-                        "type": "error",
-                        "id": None,
-                        "code": "forbidden",
-                        "rule": None,
-                        "message": "missing or unknown token",
-                    }
-                )
-            )
+            await websocket.send_text(error_frame(None, "forbidden", "missing or unknown token"))
             await websocket.close(code=4401)
             return
         connection = Connection(websocket, account, config, metrics)

@@ -19,7 +19,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
+"""2: a play event names its cards ``play`` (as views and records do) and no longer repeats the
+combination's kind (the view sent with it has it); ``welcome.seats`` and ``ack.data`` are typed."""
 MAX_FRAME_BYTES = 16 * 1024
 """Frames larger than this are refused (``error`` with code ``frame_too_large``)."""
 
@@ -385,10 +387,12 @@ class EvDeal(Message):
 
 
 class EvPlay(Message):
+    """A play: ``play`` lists its cards, spelled as in views (``trick``, ``current``, ``history``)
+    and records (``actions``); the view sent with the event names its combination (``kind``)."""
+
     kind: Literal["play"]
     seat: Seat
-    cards: list[CardCode]
-    combo: str
+    play: list[CardCode]
     by: By
 
 
@@ -581,14 +585,15 @@ def event_frame(
     """An :class:`Event` message from its serialized parts (see :func:`event_json`, :func:`view_json`,
     :class:`StateJson`)."""
     return (
-        f'{{"type":"event","table":{json.dumps(table)},"seq":{seq},"time":{time!r},'
+        f'{{"type":"event","table":{json.dumps(table, ensure_ascii=False)},"seq":{seq},"time":{time!r},'
         f'"replay":{"true" if replay else "false"},"event":{event},"view":{view},"state":{state}}}'
     )
 
 
 def snapshot_frame(table: str, seq: int, view: str, state: str) -> str:
     """A :class:`Snapshot` message from its serialized parts."""
-    return f'{{"type":"snapshot","table":{json.dumps(table)},"seq":{seq},"view":{view},"state":{state}}}'
+    name = json.dumps(table, ensure_ascii=False)
+    return f'{{"type":"snapshot","table":{name},"seq":{seq},"view":{view},"state":{state}}}'
 
 
 def ack_frame(

@@ -13,9 +13,11 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from niugui.server import auth
+from niugui.server import store as store_module
 from niugui.server.protocol import (
     EvDeal,
     EvGameOver,
+    EvPlay,
     EvReady,
     EvSeatTaken,
     EvTableCreated,
@@ -25,7 +27,7 @@ from niugui.server.protocol import (
     Reveal,
     TableSettings,
 )
-from niugui.server.store import LedgerEntry, Store, Write, metadata
+from niugui.server.store import LedgerEntry, Store, Write, metadata, table_events, tables
 from niugui.server.tables import Deal
 
 
@@ -136,3 +138,48 @@ def test_one_transaction_stores_many_tables_events_or_none(store: Store) -> None
     with pytest.raises(RuntimeError, match="sequence"):
         store.write(broken)
     assert [e.seq for e in store.events("t2")] == [1, 2]
+
+
+def test_migration_0002_renames_stored_play_events(store: Store) -> None:
+    """Protocol 2 names a play's cards ``play``: events stored by protocol 1 are rewritten on upgrade
+    (so a restarted server rebuilds and sends them with the new names) and back on downgrade."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(store_module.__file__).with_name("migrations")))
+
+    def migrate(to: str, down: bool = False) -> None:
+        with store.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            (command.downgrade if down else command.upgrade)(config, to)
+
+    migrate("0001")
+    old = {"kind": "play", "seat": 2, "cards": ["D4", "C4"], "combo": "pair", "by": "player"}
+    with store.engine.begin() as c:
+        c.execute(
+            tables.insert().values(
+                id="t1", creator="a", status="playing", last_seq=2, created_at=0.0, updated_at=0.0
+            )
+        )
+        c.execute(
+            table_events.insert(),
+            [
+                {
+                    "table_id": "t1",
+                    "seq": 1,
+                    "kind": "ready",
+                    "payload": '{"kind":"ready","seat":0}',
+                    "created_at": 0.0,
+                },
+                {"table_id": "t1", "seq": 2, "kind": "play", "payload": json.dumps(old), "created_at": 0.0},
+            ],
+        )
+    migrate("head")
+    stored = [e.payload for e in store.events("t1")]
+    assert stored[0] == '{"kind":"ready","seat":0}'
+    assert EvPlay.model_validate_json(stored[1]) == EvPlay(
+        kind="play", seat=2, play=["D4", "C4"], by="player"
+    )
+    migrate("0001", down=True)
+    assert json.loads(store.events("t1")[1].payload) == old

@@ -271,9 +271,7 @@ def checked_action(game: Game, seat: int, cards: Sequence[str] | None, by: By) -
         raise Fault("illegal_move", str(error), error.rule) from None
     except ValueError as error:  # not a card code
         raise Fault("illegal_move", f"{error} (R6)", "R6") from None
-    return EvPlay(
-        kind="play", seat=seat, cards=[str(c) for c in cards_of(combo.mask)], combo=combo.kind, by=by
-    )
+    return EvPlay(kind="play", seat=seat, play=[str(c) for c in cards_of(combo.mask)], by=by)
 
 
 def _game_in_progress(state: TableState) -> Game:

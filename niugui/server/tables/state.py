@@ -170,7 +170,7 @@ def reduce(state: TableState, stored: Stored) -> None:
     match event:
         case EvPlay(seat=seat):
             assert state.game is not None
-            state.game.play(event.cards, seat=seat)
+            state.game.play(event.play, seat=seat)
             _acted(state, seat, event.by, stored.time)
         case EvPass(seat=seat):
             assert state.game is not None

@@ -177,9 +177,11 @@ export class ReplayScreen {
     const game = this.game;
     const view = game.view(null);
     const meta = game.record.meta || {};
-    const flip = meta.flip ? { card: meta.flip.card, count: meta.flip.value, seat: meta.flip.first_drawer } : null;
-    const players = this.names.map((name, s) => ({ name, bot: Boolean(((meta.players || [])[s] || {}).bot) }));
-    this.view.update({ view, me: null, bottom: this.bottom, players, flip });
+    const seats = this.names.map((nickname, s) => {
+      const bot = ((meta.players || [])[s] || {}).bot || null;
+      return { seat: s, player: { id: null, nickname, bot }, online: true, autoplay: false, ready: false };
+    });
+    this.view.update({ view, me: null, bottom: this.bottom, seats, flip: meta.flip || null });
     this.range.value = String(game.step);
     this.stepLabel.textContent = t("step", { i: game.step, n: game.actions.length });
     const last = game.history[game.history.length - 1];
