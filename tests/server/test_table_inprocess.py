@@ -168,3 +168,17 @@ def test_a_game_whose_end_was_not_stored_is_finished_on_reload(
         assert len(failures) == 2
     else:
         assert reloaded.state.status == "between" and reloaded.state.series.games == 1
+
+
+def test_no_action_is_checked_on_a_copy_of_the_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 8: commands judge with check_play/check_pass; nothing applies an action to a copy."""
+    from niugui.game import Game
+
+    def no_copies(self: Game) -> Game:
+        raise AssertionError("the server copied a game")
+
+    monkeypatch.setattr(Game, "copy", no_copies)
+    r = rig(tmp_path)
+    table, clients = seated_table(r, humans=2)
+    play_out(r, table, clients)
+    assert table.state.status == "between" and table.state.series.games == 1
