@@ -94,18 +94,15 @@ class SeededDealer:
     def __init__(self, seed: int) -> None:
         self.rng = random.Random(seed)
 
-    def flip(self) -> tuple[Card, int, int]:
-        from niugui.series import flip_first_drawer, flip_value
-
-        card = CARDS[self.rng.randrange(len(CARDS))]
-        return card, flip_value(card), flip_first_drawer(card)
+    def turn_up(self) -> Card:
+        return CARDS[self.rng.randrange(len(CARDS))]
 
     def shuffled_deck(self) -> list[str]:
         deck = [str(card) for card in CARDS]
         self.rng.shuffle(deck)
         return deck
 
-    def new_salt(self) -> str:
+    def new_secret(self) -> str:
         return "".join(self.rng.choice("0123456789abcdef") for _ in range(64))
 
 

@@ -21,13 +21,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from niugui import fairness
 from niugui.cards import Card, cards_of
 from niugui.game import Game, IllegalMove
+from niugui.record import PlayerRef as Seated
+from niugui.record import new_meta, record_of_game
 
-from .. import fairness
 from ..protocol import (
+    PROTOCOL_VERSION,
     AnyEvent,
     By,
     EvAutoplay,
@@ -43,7 +47,6 @@ from ..protocol import (
     EvSeatTaken,
     EvSettings,
     EvTableFinished,
-    FirstDrawerBy,
     FlipInfo,
     LeaveReason,
     PlayerRef,
@@ -81,27 +84,36 @@ class Step:
     finish: Finish | None = None
 
 
-class Dealer(Protocol):
-    """Where a deal's randomness comes from (:mod:`niugui.server.fairness`; seeded in tests)."""
+REVEALED = ("scheme", "protocol", "commitment", "salt", "statement", "seal_key", "chain", "seal")
+"""The fairness proof's fields that the game_over event reveals (protocol ``Reveal``)."""
 
-    def flip(self) -> tuple[Card, int, int]: ...
+
+class Dealer(Protocol):
+    """Where a deal's randomness comes from (:mod:`niugui.fairness`; seeded in tests)."""
+
+    def turn_up(self) -> Card: ...
 
     def shuffled_deck(self) -> list[str]: ...
 
-    def new_salt(self) -> str: ...
+    def new_secret(self) -> str: ...
 
 
 class FairDealer:
-    """The server's dealer: the operating system's CSPRNG (:mod:`niugui.server.fairness`)."""
+    """The server's dealer: the operating system's CSPRNG (:mod:`niugui.fairness`)."""
 
-    def flip(self) -> tuple[Card, int, int]:
-        return fairness.flip()
+    def turn_up(self) -> Card:
+        return fairness.turn_up()
 
     def shuffled_deck(self) -> list[str]:
         return fairness.shuffled_deck()
 
-    def new_salt(self) -> str:
-        return fairness.new_salt()
+    def new_secret(self) -> str:
+        return fairness.new_secret()
+
+
+def iso(now: float) -> str:
+    """A record's time: ISO 8601, UTC, to the second."""
+    return datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds")
 
 
 def steps(*events: AnyEvent) -> list[Step]:
@@ -304,39 +316,31 @@ def start_game(state: TableState, dealer: Dealer, now: float) -> list[Step]:
     if not any(slot.human for slot in state.seats):
         return []
     result: list[Step] = []
-    flip: FlipInfo | None = None
-    first_drawer = state.series.next_first_drawer
-    by: FirstDrawerBy
-    if first_drawer is not None:
-        by = "previous_first"
-    else:
-        card, value, first_drawer = dealer.flip()
-        flip = FlipInfo(card=str(card), value=value, first_drawer=first_drawer)
-        result.append(Step(EvFlip(kind="flip", card=flip.card, value=value, first_drawer=first_drawer)))
-        by = "flip"
+    first = state.series.first_drawer(dealer.turn_up)  # 翻牌, or the previous 上游 (R8)
+    if first.flip is not None:
+        flip = FlipInfo.model_validate(first.flip)
+        result.append(Step(EvFlip(kind="flip", card=flip.card, value=flip.value, first_drawer=first.seat)))
     deck = dealer.shuffled_deck()
-    salt = dealer.new_salt()
-    commitment = fairness.commitment(salt, deck)
+    secret = dealer.new_secret()  # kept in the store's game row until the game is over
     game_no = state.game_no + 1
-    meta = {
-        "table": state.id,
-        "game_no": game_no,
-        "players": [None if s.player is None else s.player.model_dump() for s in state.seats],
-        "first_drawer_by": by,
-        "flip": None if flip is None else flip.model_dump(),
-        "commitment": commitment,
-        "commitment_scheme": fairness.SCHEME,
-        "started_at": now,
-    }
+    players = [Seated(id=p.id, nickname=p.nickname, bot=p.bot) for s in state.seats if (p := s.player)]
+    meta: dict[str, Any] = dict(
+        new_meta("niugui serve", game_no, players, first, table=state.id, started_at=iso(now))
+    )
+    # The commitment covers the deck, the first drawer and how it was chosen, the seats, the variant
+    # and the protocol version; it is published in the deal event, before any action.
+    dealt = Game.from_deck(deck, first.seat)
+    meta["fairness"] = fairness.commit(secret, record_of_game(dealt, meta), PROTOCOL_VERSION)
+    commitment: str = meta["fairness"]["commitment"]
     deal = EvDeal(
         kind="deal",
         game_no=game_no,
         game_id=0,  # the store gives the game its id
-        first_drawer=first_drawer,
-        first_drawer_by=by,
+        first_drawer=first.seat,
+        first_drawer_by=first.by,
         commitment=commitment,
     )
-    result.append(Step(deal, deal=Deal(game_no, first_drawer, tuple(deck), salt, commitment, meta)))
+    result.append(Step(deal, deal=Deal(game_no, first.seat, tuple(deck), secret, commitment, meta)))
     return result
 
 
@@ -346,14 +350,23 @@ def finish_game(state: TableState, leaving: Mapping[int, LeaveReason], now: floa
     game, deal = state.game, state.deal
     assert game is not None and game.result is not None and deal is not None and state.game_id is not None
     result = game.result
-    record = game.to_record()
-    record["meta"] = {**deal.meta, "salt": deal.salt, "finished_at": now}
+    meta = {**deal.meta, "finished_at": iso(now)}
+    record = record_of_game(game, meta)
+    proof = meta.get("fairness")
+    if isinstance(proof, dict) and proof.get("scheme") == fairness.SCHEME:
+        # revealed now it is over: the salt, the statement, the chain over the actions and its seal
+        record["meta"]["fairness"] = proof = fairness.reveal(deal.salt, record)
+    else:  # a game dealt before scheme 2 (its meta has the proof at the top): reveal its salt
+        record["meta"]["salt"] = deal.salt
+        proof = {"scheme": fairness.SCHEME_V1, "commitment": deal.commitment, "salt": deal.salt}
     entries = [
         LedgerEntry(seat, None if p is None else p.id, "" if p is None else p.nickname, result.scores[seat])
         for seat, p in enumerate(state.players)
     ]
-    totals = [t + s for t, s in zip(state.series.totals, result.scores, strict=True)]
-    reveal = Reveal(scheme=fairness.SCHEME, commitment=deal.commitment, salt=deal.salt, deck=list(deal.deck))
+    totals = state.series.totals_with(result)
+    reveal = Reveal.model_validate(
+        {**{k: v for k, v in proof.items() if k in REVEALED}, "deck": list(deal.deck)}
+    )
     over = EvGameOver(
         kind="game_over",
         game_no=state.game_no,

@@ -70,7 +70,8 @@ class SeatSlot:
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """The hidden part of a game: kept in the store's ``games`` table, never in an event."""
+    """The hidden part of a game: kept in the store's ``games`` table, never in an event. ``salt``
+    holds the game's fairness secret (:func:`niugui.fairness.new_secret`) until the game is over."""
 
     game_no: int
     first_drawer: int
