@@ -56,7 +56,8 @@ class Meta(TypedDict, total=False):
     - optional: ``started_at`` / ``finished_at`` (ISO 8601, UTC), ``table`` (the server's table id),
       ``seed`` (what makes the deal reproducible: ``niugui play --seed``, the arena's run),
       ``arena`` (the arena's bots, deal and seating), ``fairness`` (the server's proof, see
-      :mod:`niugui.fairness`).
+      :mod:`niugui.fairness`), ``totals_before`` (the running totals before this game, R36, in a game
+      ``niugui play`` saved unfinished so that ``--resume`` continues it).
     """
 
     version: Required[int]
@@ -69,6 +70,7 @@ class Meta(TypedDict, total=False):
     finished_at: str
     table: str
     seed: int | str | None
+    totals_before: list[int]
     arena: dict[str, Any]
     fairness: dict[str, Any]
 
@@ -105,7 +107,11 @@ def meta_of_record(record: dict[str, Any]) -> Meta | None:
     meta = record.get("meta")
     if meta is None or (isinstance(meta, dict) and "version" not in meta):
         return None
-    return _checked_meta(copy.deepcopy(meta))
+    try:
+        copied = copy.deepcopy(meta)
+    except RecursionError:  # a meta holds a few levels; JSON can nest deeper than a copy can follow
+        raise RecordError("meta: nested too deeply to read") from None
+    return _checked_meta(copied)
 
 
 def _checked_meta(meta: Any) -> Meta:

@@ -26,12 +26,16 @@ from .protocol import (
     CLIENT_TYPES,
     MAX_FRAME_BYTES,
     PROTOCOL_VERSION,
+    Account,
     GuestRequest,
     LoginRequest,
     RegisterRequest,
+    ack_frame,
+    error_frame,
+    welcome_frame,
 )
-from .runtime import Fault
 from .store import AccountRow, Store
+from .tables import Answer, Fault
 
 WS_HARD_LIMIT = 64 * 1024
 """Frames above this are not even read: uvicorn closes the connection (1009)."""
@@ -83,7 +87,7 @@ class Connection:
 
     def error(self, request_id: str | None, code: str, message: str, rule: str | None = None) -> None:
         self.metrics.errors.labels(code).inc()
-        self.send({"type": "error", "id": request_id, "code": code, "rule": rule, "message": message})
+        self.send(error_frame(request_id, code, message, rule))  # type: ignore[arg-type]
 
     async def writer(self) -> None:
         try:
@@ -113,8 +117,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         state["store"], state["hub"] = store, hub
         logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
         yield
-        for table in hub.tables.values():
-            table.cancel_timer()
+        hub.close()
         store.close()
 
     app = FastAPI(title="niugui", version=str(PROTOCOL_VERSION), lifespan=lifespan)
@@ -194,7 +197,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
 
     @app.get("/api/tables")
     async def lobby() -> dict[str, Any]:  # async: it reads the hub, which lives on the event loop
-        return {"tables": hub().lobby()}
+        return {"tables": [t.model_dump() for t in hub().lobby()]}
 
     @app.get("/api/tables/{table_id}/ledger")
     def table_ledger(table_id: str) -> dict[str, Any]:
@@ -214,7 +217,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/record")
     def record(game_id: int) -> JSONResponse:
-        game = store().game(game_id)
+        game = store().game(game_id) if game_id in replays.GAME_IDS else None
         if game is None:
             raise HTTPException(404, f"no game {game_id}")
         if game.record is None:
@@ -231,30 +234,14 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         account = store().account_by_token_hash(auth.token_hash(token)) if token else None
         await websocket.accept()
         if account is None:
-            await websocket.send_text(
-                json.dumps(
-                    {
-                        "type": "error",
-                        "id": None,
-                        "code": "forbidden",
-                        "rule": None,
-                        "message": "missing or unknown token",
-                    }
-                )
-            )
+            await websocket.send_text(error_frame(None, "forbidden", "missing or unknown token"))
             await websocket.close(code=4401)
             return
         connection = Connection(websocket, account, config, metrics)
         metrics.connections.inc()
-        welcome = hub().connect(connection)
-        connection.send(
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL_VERSION,
-                "account": {"id": account.id, "nickname": account.nickname, "username": account.username},
-                "seats": welcome["seats"],
-            }
-        )
+        seats = hub().connect(connection)
+        you = Account(id=account.id, nickname=account.nickname, username=account.username)
+        connection.send(welcome_frame(you, seats))
         writer = asyncio.create_task(connection.writer())
         try:
             while not connection.closed:
@@ -315,20 +302,21 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
             return
         assert request_id is not None
         started = time.perf_counter()
-        try:
-            answer = hub().handle(connection, message)
-        except Fault as fault:
-            connection.error(request_id, fault.code, str(fault), fault.rule)
-            return
-        except Exception:
-            logs.exception("request failed", type=kind, account=connection.account_id)
-            connection.error(request_id, "server_error", "the server failed on this request; nothing changed")
-            return
-        finally:
+
+        def answered(answer: Answer | BaseException) -> None:
             metrics.handle_seconds.observe(time.perf_counter() - started)
-        connection.send(
-            {"type": "ack", "id": request_id, "seq": answer.get("seq"), "data": answer.get("data")}
-        )
+            if isinstance(answer, Fault):
+                connection.error(request_id, answer.code, str(answer), answer.rule)
+            elif isinstance(answer, BaseException):
+                logs.failure("request failed", answer, type=kind, account=connection.account_id)
+                connection.error(request_id, "server_error", "the server failed on this request")
+            else:
+                connection.send(ack_frame(request_id, answer.seq, answer.data))
+
+        try:
+            hub().handle(connection, message, answered)
+        except Exception as error:
+            answered(error)
 
     static = config.static_dir or Path(__file__).resolve().parents[1] / "web" / "static"
     if static.is_dir():
