@@ -150,7 +150,7 @@ async def main_async(args: argparse.Namespace) -> None:
     bench = Bench(args.tables)
     await bench.setup()
     await bench.run(args.warmup, args.batch)
-    profile = cProfile.Profile(time.process_time) if args.profile else None
+    profile = cProfile.Profile(time.thread_time) if args.profile else None
     if args.callgrind:
         _callgrind("on")
     if profile:

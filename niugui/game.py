@@ -22,7 +22,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Required, TypedDict
 
-from .cards import DECK_SIZE, S2, S3, Card, cards_of, mask_of, parse_cards
+from .cards import DECK_SIZE, S2, S3, Card, cards_of, codes_of, mask_of, parse_cards
 from .combos import FIVE, Combo, classify_mask
 from .moves import plays
 
@@ -388,7 +388,10 @@ class Game:
 
     def marks(self, seat: int) -> list[Card]:
         """The ♠3/♠2 marks shown at ``seat``: those of the two it has played (R11)."""
-        return cards_of(self._dealt[seat] & ~self._hands[seat] & BLACK_MASK)
+        return cards_of(self._marks_mask(seat))
+
+    def _marks_mask(self, seat: int) -> int:
+        return self._dealt[seat] & ~self._hands[seat] & BLACK_MASK
 
     # ---- what may be done ---------------------------------------------------------------------
 
@@ -586,7 +589,7 @@ class Game:
             "first_drawer": self.first_drawer,
             "to_move": self._to_move,
             "counts": [h.bit_count() for h in self._hands],
-            "marks": [[str(c) for c in self.marks(s)] for s in range(SEATS)],
+            "marks": [codes_of(self._marks_mask(s)) for s in range(SEATS)],
             "finish": list(self._finish),
             "trick": [
                 _action_dict(s, "pass", 0, "") if c is None else _action_dict(s, "play", c.mask, c.kind)
@@ -621,8 +624,7 @@ def _codes(mask: int) -> str:
     return " ".join(_codes_list(mask))
 
 
-def _codes_list(mask: int) -> list[str]:
-    return [str(c) for c in cards_of(mask)]
+_codes_list = codes_of
 
 
 def _action_dict(seat: int, action: str, mask: int, kind: str) -> ActionEntry:

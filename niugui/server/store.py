@@ -252,59 +252,20 @@ class Store:
 
     # ---- tables and their events ----------------------------------------------------------------
 
-    def write(self, writes: Sequence[Write]) -> None:
+    def write(self, writes: Sequence[Write], connection: Connection | None = None) -> None:
         """Store table events — of one table or many, in sequence per table — in one transaction.
 
         A table's first event creates it; a deal stores its game (and gives the ``deal`` event the new
         game's id); a game's end stores its record and ledger entries. Each write's ``payload`` is
         set to the event's JSON as stored. Raises if a table's events do not follow its stored ones.
+        ``connection``: one the caller keeps open (the event writer's), instead of one from the pool.
         """
-        with self._tx() as c:
-            rows = []
-            bumps: dict[str, dict[str, Any]] = {}
-            for w in writes:
-                if w.creator is not None:
-                    c.execute(
-                        tables.insert().values(
-                            id=w.table_id,
-                            creator=w.creator,
-                            code=w.code,
-                            status="waiting",
-                            last_seq=0,
-                            created_at=w.time,
-                            updated_at=w.time,
-                        )
-                    )
-                if w.deal is not None:
-                    w.event.game_id = _insert_game(c, w.table_id, w.deal, w.time)  # type: ignore[union-attr]
-                if w.record is not None:
-                    _finish_game(c, w, w.record)
-                w.payload = w.event.model_dump_json()
-                rows.append(
-                    {
-                        "table_id": w.table_id,
-                        "seq": w.seq,
-                        "kind": w.event.kind,
-                        "payload": w.payload,
-                        "created_at": w.time,
-                    }
-                )
-                bump = bumps.get(w.table_id)
-                if bump is None:
-                    bumps[w.table_id] = {"b_id": w.table_id, "b_prev": w.seq - 1, "b_seq": w.seq}
-                elif w.seq != bump["b_seq"] + 1:
-                    raise RuntimeError(f"table {w.table_id}: event {w.seq} does not follow {bump['b_seq']}")
-                bump = bumps[w.table_id]
-                bump.update(b_seq=w.seq, b_status=w.status, b_now=w.time)
-            if rows:
-                c.execute(_INSERT_EVENT, rows)
-            params = list(bumps.values())
-            if c.dialect.supports_sane_multi_rowcount or len(params) == 1:
-                updated = c.execute(_BUMP_TABLE, params).rowcount if params else 0
-            else:
-                updated = sum(c.execute(_BUMP_TABLE, p).rowcount for p in params)
-            if updated != len(params):
-                raise RuntimeError("a table's events do not follow its stored sequence")
+        if connection is None:
+            with self._tx() as c:
+                _write(c, writes)
+        else:
+            with connection.begin():
+                _write(connection, writes)
 
     def table_ids(self, include_finished: bool = False) -> list[str]:
         query = sa.select(tables.c.id).order_by(tables.c.created_at)
@@ -402,6 +363,54 @@ _BUMP_TABLE = (
 )
 """Prebuilt statements: appending events is the hot path (one per action at every table), run as
 executemany over a batch of many tables."""
+
+
+def _write(c: Connection, writes: Sequence[Write]) -> None:
+    rows = []
+    bumps: dict[str, dict[str, Any]] = {}
+    for w in writes:
+        if w.creator is not None:
+            c.execute(
+                tables.insert().values(
+                    id=w.table_id,
+                    creator=w.creator,
+                    code=w.code,
+                    status="waiting",
+                    last_seq=0,
+                    created_at=w.time,
+                    updated_at=w.time,
+                )
+            )
+        if w.deal is not None:
+            w.event.game_id = _insert_game(c, w.table_id, w.deal, w.time)  # type: ignore[union-attr]
+        if w.record is not None:
+            _finish_game(c, w, w.record)
+        w.payload = w.event.model_dump_json()
+        rows.append(
+            {
+                "table_id": w.table_id,
+                "seq": w.seq,
+                "kind": w.event.kind,
+                "payload": w.payload,
+                "created_at": w.time,
+            }
+        )
+        bump = bumps.get(w.table_id)
+        if bump is None:
+            bumps[w.table_id] = {"b_id": w.table_id, "b_prev": w.seq - 1, "b_seq": w.seq}
+        elif w.seq != bump["b_seq"] + 1:
+            raise RuntimeError(f"table {w.table_id}: event {w.seq} does not follow {bump['b_seq']}")
+        bump = bumps[w.table_id]
+        bump.update(b_seq=w.seq, b_status=w.status, b_now=w.time)
+    if rows:
+        c.execute(_INSERT_EVENT, rows)
+    params = list(bumps.values())
+    if c.dialect.supports_sane_multi_rowcount or len(params) == 1:
+        updated = c.execute(_BUMP_TABLE, params).rowcount if params else 0
+    else:
+        updated = sum(c.execute(_BUMP_TABLE, p).rowcount for p in params)
+    if updated != len(params):
+        raise RuntimeError("a table's events do not follow its stored sequence")
 
 
 def _insert_game(c: Connection, table_id: str, deal: DealData, now: float) -> int:
