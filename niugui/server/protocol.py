@@ -587,30 +587,38 @@ class StateJson:
     '"deadline":12.5,"you":2}'
     """
 
-    __slots__ = ("_head", "deadline")
+    __slots__ = ("_head", "_text", "deadline")
 
     def __init__(self, state: TableState) -> None:
         self._head = state.model_dump_json(exclude={"deadline", "you"})[:-1]
         self.deadline = state.deadline
+        self._text: str | None = None
 
     def at(self, deadline: float | None) -> StateJson:
         """The same state with another ``deadline``."""
         other = object.__new__(StateJson)
-        other._head, other.deadline = self._head, deadline
+        other._head, other.deadline, other._text = self._head, deadline, None
         return other
 
     def for_seat(self, you: int | None) -> str:
-        deadline = "null" if self.deadline is None else repr(self.deadline)
-        return f'{self._head},"deadline":{deadline},"you":{"null" if you is None else you}}}'
+        return f'{self._head},"deadline":{self._deadline()},"you":{"null" if you is None else you}}}'
+
+    def _deadline(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = "null" if self.deadline is None else repr(self.deadline)
+        return text
 
 
 def event_frame(
-    table: str, seq: int, time: float, event: str, view: str, state: str, replay: bool = False
+    table: str, seq: int, time: float | str, event: str, view: str, state: str, replay: bool = False
 ) -> str:
     """An :class:`Event` message from its serialized parts (see :func:`event_json`, :func:`view_json`,
-    :class:`StateJson`)."""
+    :class:`StateJson`); ``time`` may come as its JSON text already (one ``repr`` per event)."""
+    name = json.dumps(table, ensure_ascii=False)
+    when = time if isinstance(time, str) else repr(time)
     return (
-        f'{{"type":"event","table":{json.dumps(table, ensure_ascii=False)},"seq":{seq},"time":{time!r},'
+        f'{{"type":"event","table":{name},"seq":{seq},"time":{when},'
         f'"replay":{"true" if replay else "false"},"event":{event},"view":{view},"state":{state}}}'
     )
 

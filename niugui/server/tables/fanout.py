@@ -61,6 +61,7 @@ class FanOut:
         shared = self.state_json(state)
         frames: dict[int | None, str] = {}
         out = []
+        when = repr(sent.time)
         for client in self.subscribers:
             seat = state.seat_of(client.account_id)
             frame = frames.get(seat)
@@ -68,7 +69,7 @@ class FanOut:
                 frame = frames[seat] = event_frame(
                     self.table_id,
                     sent.seq,
-                    sent.time,
+                    when,
                     sent.event,
                     view_json(seat_view(state, seat)),
                     shared.for_seat(seat),
