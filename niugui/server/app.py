@@ -217,7 +217,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/record")
     def record(game_id: int) -> JSONResponse:
-        game = store().game(game_id)
+        game = store().game(game_id) if game_id in replays.GAME_IDS else None
         if game is None:
             raise HTTPException(404, f"no game {game_id}")
         if game.record is None:

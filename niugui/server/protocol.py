@@ -396,7 +396,9 @@ class EvDeal(Message):
     game_id: int
     first_drawer: Seat
     first_drawer_by: FirstDrawerBy = Field(description="R8")
-    commitment: str = Field(description="sha256 hex of salt:deck, published before the first action")
+    commitment: str = Field(
+        description="SHA-256 (hex) of the statement of the deal and seating (Fair deal), before any action"
+    )
 
 
 class EvPlay(Message):
