@@ -350,6 +350,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             subprocess.run(
                 ["callgrind_control", "-i", "on", str(server.pid)], check=True, capture_output=True
             )
+        if args.profile:
+            server.send_signal(signal.SIGUSR1)
         load0 = os.getloadavg()[0]
         (user0, sys0), client_cpu0, wall0 = (
             proc_cpu_seconds(server.pid),
@@ -362,6 +364,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             subprocess.run(
                 ["callgrind_control", "-i", "off", str(server.pid)], check=True, capture_output=True
             )
+        if args.profile:
+            server.send_signal(signal.SIGUSR2)
         (user1, sys1), client_cpu1, wall1 = (
             proc_cpu_seconds(server.pid),
             time.process_time(),

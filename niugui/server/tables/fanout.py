@@ -59,23 +59,17 @@ class FanOut:
         if not self.subscribers:
             return []
         shared = self.state_json(state)
-        frames: dict[int | None, str] = {}
-        out = []
+        recipients = [(client, state.seat_of(client.account_id)) for client in self.subscribers]
+        seats = {seat for _, seat in recipients}
+        views = {} if state.game is None else state.game.views(seats, history=False)
         when = repr(sent.time)
-        for client in self.subscribers:
-            seat = state.seat_of(client.account_id)
-            frame = frames.get(seat)
-            if frame is None:
-                frame = frames[seat] = event_frame(
-                    self.table_id,
-                    sent.seq,
-                    when,
-                    sent.event,
-                    view_json(seat_view(state, seat)),
-                    shared.for_seat(seat),
-                )
-            out.append((client, frame))
-        return out
+        frames = {
+            seat: event_frame(
+                self.table_id, sent.seq, when, sent.event, view_json(views.get(seat)), shared.for_seat(seat)
+            )
+            for seat in seats
+        }
+        return [(client, frames[seat]) for client, seat in recipients]
 
     def state_json(self, state: TableState) -> StateJson:
         """The table state serialized; kept while only the turn (and so the deadline) changes."""
