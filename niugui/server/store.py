@@ -361,8 +361,37 @@ _BUMP_TABLE = (
     .where(tables.c.id == sa.bindparam("b_id"), tables.c.last_seq == sa.bindparam("b_prev"))
     .values(last_seq=sa.bindparam("b_seq"), status=sa.bindparam("b_status"), updated_at=sa.bindparam("b_now"))
 )
-"""Prebuilt statements: appending events is the hot path (one per action at every table), run as
-executemany over a batch of many tables."""
+"""Appending events is the hot path (one per action at every table): these two statements run as
+executemany over a batch of many tables' events, compiled once per dialect (:class:`_Hot`)."""
+
+
+class _Hot:
+    """The hot statements compiled for one dialect, run on the driver's cursor inside the
+    transaction: SQLAlchemy's execution path cost more than the database did for them."""
+
+    def __init__(self, dialect: sa.engine.Dialect) -> None:
+        columns = ["table_id", "seq", "kind", "payload", "created_at"]
+        insert = _INSERT_EVENT.compile(dialect=dialect, column_keys=columns)
+        bump = _BUMP_TABLE.compile(dialect=dialect)
+        self.insert, self.bump = str(insert), str(bump)
+        self._insert_order = list(insert.positiontup or []) if insert.positional else None
+        self._bump_order = list(bump.positiontup or []) if bump.positional else None
+
+    def insert_params(self, row: dict[str, Any]) -> Any:
+        return row if self._insert_order is None else tuple(row[k] for k in self._insert_order)
+
+    def bump_params(self, bump: dict[str, Any]) -> Any:
+        return bump if self._bump_order is None else tuple(bump[k] for k in self._bump_order)
+
+
+_HOT: dict[str, _Hot] = {}
+
+
+def _hot_statements(dialect: sa.engine.Dialect) -> _Hot:
+    hot = _HOT.get(dialect.name)
+    if hot is None:
+        hot = _HOT[dialect.name] = _Hot(dialect)
+    return hot
 
 
 def _write(c: Connection, writes: Sequence[Write]) -> None:
@@ -402,13 +431,24 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
             raise RuntimeError(f"table {w.table_id}: event {w.seq} does not follow {bump['b_seq']}")
         bump = bumps[w.table_id]
         bump.update(b_seq=w.seq, b_status=w.status, b_now=w.time)
-    if rows:
-        c.execute(_INSERT_EVENT, rows)
-    params = list(bumps.values())
-    if c.dialect.supports_sane_multi_rowcount or len(params) == 1:
-        updated = c.execute(_BUMP_TABLE, params).rowcount if params else 0
-    else:
-        updated = sum(c.execute(_BUMP_TABLE, p).rowcount for p in params)
+    hot = _hot_statements(c.dialect)
+    cursor = c.connection.cursor()
+    try:
+        if rows:
+            cursor.executemany(hot.insert, [hot.insert_params(row) for row in rows])
+        params = [hot.bump_params(bump) for bump in bumps.values()]
+        if c.dialect.supports_sane_multi_rowcount or len(params) == 1:
+            cursor.executemany(hot.bump, params)
+            updated = cursor.rowcount
+        else:
+            updated = 0
+            for one in params:
+                cursor.execute(hot.bump, one)
+                updated += cursor.rowcount
+    except c.dialect.loaded_dbapi.Error as error:  # as SQLAlchemy would raise it (IntegrityError, ...)
+        raise sa.exc.DBAPIError.instance(None, None, error, c.dialect.loaded_dbapi.Error) from error
+    finally:
+        cursor.close()
     if updated != len(params):
         raise RuntimeError("a table's events do not follow its stored sequence")
 
