@@ -280,7 +280,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     data = Path(tempfile.mkdtemp(prefix="niugui-load-"))
     profiled = [str(ROOT / "bench" / "serve_profiled.py"), args.profile]
+    wrap = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={args.callgrind}"]
     cmd = [
+        *(wrap if args.callgrind else []),
         sys.executable,
         *(profiled if args.profile else ["-m", "niugui.cli.main"]),
         "serve",
@@ -299,7 +301,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     bench = Bench(args)
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-            for _ in range(300):
+            for _ in range(3000 if args.callgrind else 300):
                 try:
                     if (await http.get("/healthz")).status_code == 200:
                         break
@@ -344,6 +346,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         loops = [asyncio.create_task(bench.table_loop(g, stop)) for g in tables]
         await asyncio.sleep(args.warmup)
         bench.measuring = True
+        if args.callgrind:
+            subprocess.run(
+                ["callgrind_control", "-i", "on", str(server.pid)], check=True, capture_output=True
+            )
+        if args.profile:
+            server.send_signal(signal.SIGUSR1)
         load0 = os.getloadavg()[0]
         (user0, sys0), client_cpu0, wall0 = (
             proc_cpu_seconds(server.pid),
@@ -352,6 +360,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         )
         await asyncio.sleep(args.seconds)
         bench.measuring = False
+        if args.callgrind:
+            subprocess.run(
+                ["callgrind_control", "-i", "off", str(server.pid)], check=True, capture_output=True
+            )
+        if args.profile:
+            server.send_signal(signal.SIGUSR2)
         (user1, sys1), client_cpu1, wall1 = (
             proc_cpu_seconds(server.pid),
             time.process_time(),
@@ -411,6 +425,11 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--json", action="store_true", help="print one JSON object per run")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, stats to FILE")
+    parser.add_argument(
+        "--callgrind",
+        metavar="FILE",
+        help="run the server under valgrind's callgrind, counting instructions in the measuring window only",
+    )
     parser.add_argument("--server-arg", dest="server_args", action="append", default=[],
                         help="an extra argument for niugui serve (repeat as needed)")  # fmt: skip
     args = parser.parse_args()

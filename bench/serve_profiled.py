@@ -1,5 +1,6 @@
-"""``niugui serve`` under cProfile, for ``bench/load_bench.py --profile FILE``: the statistics of the
-event loop's thread are written to FILE when the server stops (SIGTERM).
+"""``niugui serve`` under cProfile, for ``bench/load_bench.py --profile FILE``: the event loop thread's
+CPU time (not the wall clock), profiled between SIGUSR1 and SIGUSR2 (the bench sends them at the
+start and end of its measuring window); the statistics go to FILE when the server stops (SIGTERM).
 
     .venv/bin/python bench/serve_profiled.py FILE serve --port 8000 --data /tmp/d
 """
@@ -19,9 +20,10 @@ def _stop(signum: int, frame: object) -> None:
 
 
 if __name__ == "__main__":
+    profile = cProfile.Profile(time.thread_time)
     signal.signal(signal.SIGTERM, _stop)
-    profile = cProfile.Profile(time.thread_time)  # the event loop's CPU, not the wall clock
-    profile.enable()
+    signal.signal(signal.SIGUSR1, lambda *_: profile.enable())
+    signal.signal(signal.SIGUSR2, lambda *_: profile.disable())
     try:
         code = main(sys.argv[2:])
     finally:

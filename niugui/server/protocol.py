@@ -18,6 +18,9 @@ import sys
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import to_json
+
+from niugui.game import SeatView
 
 PROTOCOL_VERSION = 2
 """2: a play event names its cards ``play`` (as views and records do) and no longer repeats the
@@ -566,38 +569,58 @@ def event_json(event: AnyEvent) -> str:
     return event.model_dump_json()
 
 
-def view_json(view: GameView | None) -> str:
-    """A seat's view as sent: the engine's keys exactly (optional ones it left out stay out)."""
-    return "null" if view is None else view.model_dump_json(by_alias=True, exclude_unset=True)
+def view_json(view: SeatView | None) -> str:
+    """A seat's view as sent: the engine's ``SeatView`` serialized as it is, keys and all (its shape
+    is :class:`GameView`'s, which ``tests/server/test_seat_view_shape.py`` checks; validating every
+    view again on the way out cost more than building it)."""
+    return "null" if view is None else to_json(view).decode()
 
 
 class StateJson:
-    """A table state serialized once; :meth:`for_seat` adds each recipient's ``you``.
+    """A table state serialized once; :meth:`for_seat` adds ``deadline`` (which changes with every
+    turn, so a table's state can be kept serialized between turns, see :meth:`at`) and each
+    recipient's ``you``.
 
     >>> settings = TableSettings()
     >>> state = TableState(id="t", name="", private=False, code=None, creator="a", settings=settings,
     ...     status="waiting", seats=[], totals=[0, 0, 0, 0], games_played=0, game_no=0, game_id=None,
     ...     deadline=None, commitment=None, flip=None, you=None)
-    >>> StateJson(state).for_seat(2)[-8:]
-    '"you":2}'
+    >>> StateJson(state).at(12.5).for_seat(2)[-24:]
+    '"deadline":12.5,"you":2}'
     """
 
-    __slots__ = ("_head",)
+    __slots__ = ("_head", "_text", "deadline")
 
     def __init__(self, state: TableState) -> None:
-        self._head = state.model_dump_json(exclude={"you"})[:-1]  # ``you`` is the model's last field
+        self._head = state.model_dump_json(exclude={"deadline", "you"})[:-1]
+        self.deadline = state.deadline
+        self._text: str | None = None
+
+    def at(self, deadline: float | None) -> StateJson:
+        """The same state with another ``deadline``."""
+        other = object.__new__(StateJson)
+        other._head, other.deadline, other._text = self._head, deadline, None
+        return other
 
     def for_seat(self, you: int | None) -> str:
-        return f'{self._head},"you":{"null" if you is None else you}}}'
+        return f'{self._head},"deadline":{self._deadline()},"you":{"null" if you is None else you}}}'
+
+    def _deadline(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = "null" if self.deadline is None else repr(self.deadline)
+        return text
 
 
 def event_frame(
-    table: str, seq: int, time: float, event: str, view: str, state: str, replay: bool = False
+    table: str, seq: int, time: float | str, event: str, view: str, state: str, replay: bool = False
 ) -> str:
     """An :class:`Event` message from its serialized parts (see :func:`event_json`, :func:`view_json`,
-    :class:`StateJson`)."""
+    :class:`StateJson`); ``time`` may come as its JSON text already (one ``repr`` per event)."""
+    name = json.dumps(table, ensure_ascii=False)
+    when = time if isinstance(time, str) else repr(time)
     return (
-        f'{{"type":"event","table":{json.dumps(table, ensure_ascii=False)},"seq":{seq},"time":{time!r},'
+        f'{{"type":"event","table":{name},"seq":{seq},"time":{when},'
         f'"replay":{"true" if replay else "false"},"event":{event},"view":{view},"state":{state}}}'
     )
 

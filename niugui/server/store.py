@@ -252,59 +252,20 @@ class Store:
 
     # ---- tables and their events ----------------------------------------------------------------
 
-    def write(self, writes: Sequence[Write]) -> None:
+    def write(self, writes: Sequence[Write], connection: Connection | None = None) -> None:
         """Store table events — of one table or many, in sequence per table — in one transaction.
 
         A table's first event creates it; a deal stores its game (and gives the ``deal`` event the new
         game's id); a game's end stores its record and ledger entries. Each write's ``payload`` is
         set to the event's JSON as stored. Raises if a table's events do not follow its stored ones.
+        ``connection``: one the caller keeps open (the event writer's), instead of one from the pool.
         """
-        with self._tx() as c:
-            rows = []
-            bumps: dict[str, dict[str, Any]] = {}
-            for w in writes:
-                if w.creator is not None:
-                    c.execute(
-                        tables.insert().values(
-                            id=w.table_id,
-                            creator=w.creator,
-                            code=w.code,
-                            status="waiting",
-                            last_seq=0,
-                            created_at=w.time,
-                            updated_at=w.time,
-                        )
-                    )
-                if w.deal is not None:
-                    w.event.game_id = _insert_game(c, w.table_id, w.deal, w.time)  # type: ignore[union-attr]
-                if w.record is not None:
-                    _finish_game(c, w, w.record)
-                w.payload = w.event.model_dump_json()
-                rows.append(
-                    {
-                        "table_id": w.table_id,
-                        "seq": w.seq,
-                        "kind": w.event.kind,
-                        "payload": w.payload,
-                        "created_at": w.time,
-                    }
-                )
-                bump = bumps.get(w.table_id)
-                if bump is None:
-                    bumps[w.table_id] = {"b_id": w.table_id, "b_prev": w.seq - 1, "b_seq": w.seq}
-                elif w.seq != bump["b_seq"] + 1:
-                    raise RuntimeError(f"table {w.table_id}: event {w.seq} does not follow {bump['b_seq']}")
-                bump = bumps[w.table_id]
-                bump.update(b_seq=w.seq, b_status=w.status, b_now=w.time)
-            if rows:
-                c.execute(_INSERT_EVENT, rows)
-            params = list(bumps.values())
-            if c.dialect.supports_sane_multi_rowcount or len(params) == 1:
-                updated = c.execute(_BUMP_TABLE, params).rowcount if params else 0
-            else:
-                updated = sum(c.execute(_BUMP_TABLE, p).rowcount for p in params)
-            if updated != len(params):
-                raise RuntimeError("a table's events do not follow its stored sequence")
+        if connection is None:
+            with self._tx() as c:
+                _write(c, writes)
+        else:
+            with connection.begin():
+                _write(connection, writes)
 
     def table_ids(self, include_finished: bool = False) -> list[str]:
         query = sa.select(tables.c.id).order_by(tables.c.created_at)
@@ -400,8 +361,96 @@ _BUMP_TABLE = (
     .where(tables.c.id == sa.bindparam("b_id"), tables.c.last_seq == sa.bindparam("b_prev"))
     .values(last_seq=sa.bindparam("b_seq"), status=sa.bindparam("b_status"), updated_at=sa.bindparam("b_now"))
 )
-"""Prebuilt statements: appending events is the hot path (one per action at every table), run as
-executemany over a batch of many tables."""
+"""Appending events is the hot path (one per action at every table): these two statements run as
+executemany over a batch of many tables' events, compiled once per dialect (:class:`_Hot`)."""
+
+
+class _Hot:
+    """The hot statements compiled for one dialect, run on the driver's cursor inside the
+    transaction: SQLAlchemy's execution path cost more than the database did for them."""
+
+    def __init__(self, dialect: sa.engine.Dialect) -> None:
+        columns = ["table_id", "seq", "kind", "payload", "created_at"]
+        insert = _INSERT_EVENT.compile(dialect=dialect, column_keys=columns)
+        bump = _BUMP_TABLE.compile(dialect=dialect)
+        self.insert, self.bump = str(insert), str(bump)
+        self._insert_order = list(insert.positiontup or []) if insert.positional else None
+        self._bump_order = list(bump.positiontup or []) if bump.positional else None
+
+    def insert_params(self, row: dict[str, Any]) -> Any:
+        return row if self._insert_order is None else tuple(row[k] for k in self._insert_order)
+
+    def bump_params(self, bump: dict[str, Any]) -> Any:
+        return bump if self._bump_order is None else tuple(bump[k] for k in self._bump_order)
+
+
+_HOT: dict[str, _Hot] = {}
+
+
+def _hot_statements(dialect: sa.engine.Dialect) -> _Hot:
+    hot = _HOT.get(dialect.name)
+    if hot is None:
+        hot = _HOT[dialect.name] = _Hot(dialect)
+    return hot
+
+
+def _write(c: Connection, writes: Sequence[Write]) -> None:
+    rows = []
+    bumps: dict[str, dict[str, Any]] = {}
+    for w in writes:
+        if w.creator is not None:
+            c.execute(
+                tables.insert().values(
+                    id=w.table_id,
+                    creator=w.creator,
+                    code=w.code,
+                    status="waiting",
+                    last_seq=0,
+                    created_at=w.time,
+                    updated_at=w.time,
+                )
+            )
+        if w.deal is not None:
+            w.event.game_id = _insert_game(c, w.table_id, w.deal, w.time)  # type: ignore[union-attr]
+        if w.record is not None:
+            _finish_game(c, w, w.record)
+        w.payload = w.event.model_dump_json()
+        rows.append(
+            {
+                "table_id": w.table_id,
+                "seq": w.seq,
+                "kind": w.event.kind,
+                "payload": w.payload,
+                "created_at": w.time,
+            }
+        )
+        bump = bumps.get(w.table_id)
+        if bump is None:
+            bumps[w.table_id] = {"b_id": w.table_id, "b_prev": w.seq - 1, "b_seq": w.seq}
+        elif w.seq != bump["b_seq"] + 1:
+            raise RuntimeError(f"table {w.table_id}: event {w.seq} does not follow {bump['b_seq']}")
+        bump = bumps[w.table_id]
+        bump.update(b_seq=w.seq, b_status=w.status, b_now=w.time)
+    hot = _hot_statements(c.dialect)
+    cursor = c.connection.cursor()
+    try:
+        if rows:
+            cursor.executemany(hot.insert, [hot.insert_params(row) for row in rows])
+        params = [hot.bump_params(bump) for bump in bumps.values()]
+        if c.dialect.supports_sane_multi_rowcount or len(params) == 1:
+            cursor.executemany(hot.bump, params)
+            updated = cursor.rowcount
+        else:
+            updated = 0
+            for one in params:
+                cursor.execute(hot.bump, one)
+                updated += cursor.rowcount
+    except c.dialect.loaded_dbapi.Error as error:  # as SQLAlchemy would raise it (IntegrityError, ...)
+        raise sa.exc.DBAPIError.instance(None, None, error, c.dialect.loaded_dbapi.Error) from error
+    finally:
+        cursor.close()
+    if updated != len(params):
+        raise RuntimeError("a table's events do not follow its stored sequence")
 
 
 def _insert_game(c: Connection, table_id: str, deal: DealData, now: float) -> int:

@@ -16,6 +16,8 @@ import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from sqlalchemy.engine import Connection
+
 from . import logs
 from .store import Store, Write
 
@@ -57,6 +59,7 @@ class Writer:
         self._waiting: list[tuple[Sequence[Write], Done]] = []
         self._wake = threading.Condition()
         self._closing = False
+        self._connection: Connection | None = None  # kept open: no pool checkout per transaction
         self.batches = 0
         """Transactions so far (for benchmarks: events per transaction)."""
         self._thread = threading.Thread(target=self._run, name="niugui-event-writer", daemon=True)
@@ -76,6 +79,13 @@ class Writer:
         self._thread.join()
 
     def _run(self) -> None:
+        try:
+            self._loop()
+        finally:
+            if self._connection is not None:
+                self._connection.close()
+
+    def _loop(self) -> None:
         while True:
             with self._wake:
                 while not self._waiting and not self._closing:
@@ -92,7 +102,7 @@ class Writer:
     def _store(self, batch: list[tuple[Sequence[Write], Done]]) -> list[tuple[Done, BaseException | None]]:
         self.batches += 1
         try:
-            self.store.write([w for writes, _ in batch for w in writes])
+            self._write([w for writes, _ in batch for w in writes])
             return [(done, None) for _, done in batch]
         except Exception as error:
             if len(batch) == 1:
@@ -100,11 +110,21 @@ class Writer:
         results: list[tuple[Done, BaseException | None]] = []
         for writes, done in batch:  # one by one: only the table whose write fails is told so
             try:
-                self.store.write(writes)
+                self._write(writes)
                 results.append((done, None))
             except Exception as error:
                 results.append((done, error))
         return results
+
+    def _write(self, writes: Sequence[Write]) -> None:
+        if self._connection is None:
+            self._connection = self.store.engine.connect()
+        try:
+            self.store.write(writes, self._connection)
+        except Exception:
+            self._connection.close()  # it may be broken (the database restarted): a new one next time
+            self._connection = None
+            raise
 
 
 def _deliver(results: list[tuple[Done, BaseException | None]]) -> None:

@@ -62,7 +62,7 @@ def test_an_event_frame_is_its_model_serialized(you: int | None) -> None:
             9,
             1800000000.123,
             protocol.event_json(event),
-            view_json(model),
+            view_json(view),
             StateJson(a_state(None)).for_seat(you),
         )
         whole = Event(
@@ -77,8 +77,9 @@ def test_an_event_frame_is_its_model_serialized(you: int | None) -> None:
 
 
 def test_a_snapshot_frame_and_the_replies_are_their_models() -> None:
-    view = GameView.model_validate(Game.deal(seed=2, first_drawer=0).view(0))
-    frame = snapshot_frame("t1", 4, view_json(view), StateJson(a_state(None)).for_seat(0))
+    raw = Game.deal(seed=2, first_drawer=0).view(0)
+    view = GameView.model_validate(raw)
+    frame = snapshot_frame("t1", 4, view_json(raw), StateJson(a_state(None)).for_seat(0))
     assert SERVER_ADAPTER.validate_json(frame) == Snapshot(
         type="snapshot", table="t1", seq=4, view=view, state=a_state(0)
     )

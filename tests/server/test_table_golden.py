@@ -24,8 +24,19 @@ from test_server_games import assert_no_leak
 
 from niugui import Game
 from niugui.server import hub as hub_module
-from niugui.server.protocol import EVENT_ADAPTER, EvDeal, FillBots, Ready, Sit, Stand, TableSettings, Watch
+from niugui.server.protocol import (
+    EVENT_ADAPTER,
+    EvDeal,
+    FillBots,
+    Ready,
+    Sit,
+    Stand,
+    StateJson,
+    TableSettings,
+    Watch,
+)
 from niugui.server.tables import Deal, FanOut, Sent, Stored, Table, TableState, reduce
+from niugui.server.tables.fanout import table_state
 
 GOLDEN = Path(__file__).with_name("golden") / "table.json"
 ACCOUNTS = {"a0": "seat 0", "a1": "seat 1", "a9": "spectator"}
@@ -149,6 +160,8 @@ def rebuild(log: dict[str, Any]) -> tuple[TableState, dict[tuple[int, str], str]
         text = event.model_dump_json()
         for client, frame in fanout.event_frames(state, Sent(seq, time, text)):
             frames[(seq, client.account_id)] = frame
+        fresh = StateJson(table_state(state)).for_seat(None)  # the state kept serialized between turns
+        assert json.loads(fanout.state_json(state).for_seat(None)) == json.loads(fresh), seq
     return state, frames
 
 

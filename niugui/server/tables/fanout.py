@@ -13,8 +13,10 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
+from niugui.game import SeatView
+
 from .. import protocol
-from ..protocol import GameView, SeatState, StateJson, TableSummary, event_frame, snapshot_frame, view_json
+from ..protocol import SeatState, StateJson, TableSummary, event_frame, snapshot_frame, view_json
 from .state import TableState
 
 
@@ -47,6 +49,7 @@ class FanOut:
         self.subscribers: dict[Client, None] = {}
         self.recent: deque[Sent] = deque(maxlen=replay_limit)
         self.replay_max = replay_max
+        self._state: tuple[int, StateJson] | None = None  # (state.changed, its JSON) between turns
 
     # ---- building frames ----------------------------------------------------------------------------
 
@@ -55,29 +58,31 @@ class FanOut:
         self.recent.append(sent)
         if not self.subscribers:
             return []
-        shared = StateJson(table_state(state))
-        frames: dict[int | None, str] = {}
-        out = []
-        for client in self.subscribers:
-            seat = state.seat_of(client.account_id)
-            frame = frames.get(seat)
-            if frame is None:
-                frame = frames[seat] = event_frame(
-                    self.table_id,
-                    sent.seq,
-                    sent.time,
-                    sent.event,
-                    view_json(seat_view(state, seat)),
-                    shared.for_seat(seat),
-                )
-            out.append((client, frame))
-        return out
+        shared = self.state_json(state)
+        recipients = [(client, state.seat_of(client.account_id)) for client in self.subscribers]
+        seats = {seat for _, seat in recipients}
+        views = {} if state.game is None else state.game.views(seats, history=False)
+        when = repr(sent.time)
+        frames = {
+            seat: event_frame(
+                self.table_id, sent.seq, when, sent.event, view_json(views.get(seat)), shared.for_seat(seat)
+            )
+            for seat in seats
+        }
+        return [(client, frames[seat]) for client, seat in recipients]
+
+    def state_json(self, state: TableState) -> StateJson:
+        """The table state serialized; kept while only the turn (and so the deadline) changes."""
+        cached = self._state
+        if cached is None or cached[0] != state.changed:
+            cached = self._state = (state.changed, StateJson(table_state(state)))
+        return cached[1].at(state.deadline)
 
     def snapshot(self, state: TableState, seat: int | None) -> str:
         """Everything ``seat`` may know of the table now (the view with its history)."""
         view = seat_view(state, seat, history=True)
         return snapshot_frame(
-            self.table_id, state.seq, view_json(view), StateJson(table_state(state)).for_seat(seat)
+            self.table_id, state.seq, view_json(view), self.state_json(state).for_seat(seat)
         )
 
     def catch_up(
@@ -97,7 +102,7 @@ class FanOut:
                 missed = list(older(last_seq))
         if not missed:
             return [self.snapshot(state, seat)]
-        now = StateJson(table_state(state)).for_seat(seat)
+        now = self.state_json(state).for_seat(seat)
         last = view_json(seat_view(state, seat))
         return [
             event_frame(
@@ -130,11 +135,11 @@ class FanOut:
         )
 
 
-def seat_view(state: TableState, seat: int | None, history: bool = False) -> GameView | None:
+def seat_view(state: TableState, seat: int | None, history: bool = False) -> SeatView | None:
     """The engine's view for ``seat`` (None: a spectator) — the only source of game data sent out."""
     if state.game is None:
         return None
-    return GameView.model_validate(state.game.view(seat, history=history))
+    return state.game.view(seat, history=history)
 
 
 def table_state(state: TableState) -> protocol.TableState:

@@ -114,6 +114,9 @@ class TableState:
     flip: FlipInfo | None = None
     turn_since: float = 0.0
     """When the seat to move got its turn (its timer counts from here)."""
+    changed: int = 0
+    """The seq of the last event that changed the table around the game (a play or a pass changes
+    only the game and whose turn it is): the fan-out keeps the table's state serialized until then."""
 
     def seat_of(self, account_id: str | None) -> int | None:
         if account_id is None:
@@ -168,6 +171,8 @@ def reduce(state: TableState, stored: Stored) -> None:
     state.status = status_after(state.status, state, event)
     state.seq = stored.seq
     state.time = stored.time
+    if not isinstance(event, EvPlay | EvPass):
+        state.changed = stored.seq
     match event:
         case EvPlay(seat=seat):
             assert state.game is not None

@@ -323,7 +323,7 @@ class Table:
         state = self.state
         reduce(state, stored)
         event = stored.event
-        self.metrics.events.labels(event.kind).inc()
+        self.metrics.event(event.kind)
         if isinstance(event, EvSeatLeft):
             self.leaving.pop(event.seat, None)
         elif isinstance(event, EvDeal):
