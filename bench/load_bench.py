@@ -99,11 +99,12 @@ class Seat:
 
     async def open(self, port: int) -> None:
         self.ws = await connect(
-            f"ws://127.0.0.1:{port}/ws?token={self.token}",
+            f"ws://127.0.0.1:{port}/ws",
             max_size=2**22,
             open_timeout=120,
             ping_interval=None,
         )
+        await self.ws.send(json.dumps({"type": "auth", "id": "auth", "token": self.token}))
         await self.ws.recv()  # welcome
         asyncio.get_running_loop().create_task(self.reader())
 
@@ -201,6 +202,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         str(data),
         "--rate-limit",
         "100",
+        "--exempt",  # every client is on loopback: per-address fair-use limits would count them as one
+        "127.0.0.1",
         "--log-level",
         "warning",
     ]

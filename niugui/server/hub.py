@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import secrets
+from collections.abc import Iterator
 from typing import Any
 
 from . import logs
@@ -147,7 +148,12 @@ class Hub:
             table = self.create_table(client, message.settings)
             self._subscribe(client, table, None)
             return {"seq": table.seq, "data": {"table": table.summary(client.account_id)}}
-        table = self._table(getattr(message, "table"))  # noqa: B009 - every other message names a table
+        table_ref: str = getattr(message, "table")  # noqa: B009 - every other message names a table
+        # Only watch and sit, which check the code, may name a table by its join code; to anyone else
+        # a private table answers every other request as if it did not exist (no oracle for codes).
+        table = self._table(table_ref, by_code=isinstance(message, Watch | Sit))
+        if not isinstance(message, Watch | Sit) and not self._member(client, table):
+            raise Fault("not_found", f"no table {table_ref!r}, or not with that join code")
         if isinstance(message, Watch):
             self._check_code(client, table, message.code)
             self._subscribe(client, table, message.last_seq)
@@ -204,13 +210,22 @@ class Hub:
         logs.info("table created", table=table_id, private=settings.private)
         return table
 
-    def _table(self, table_id: str) -> TableRuntime:
+    def _table(self, table_id: str, by_code: bool = False) -> TableRuntime:
         table = self.tables.get(table_id)
-        if table is None:  # a private table may be named by its join code alone ("join by code")
+        if table is None and by_code:  # a private table may be named by its join code ("join by code")
             table = next((t for t in self.tables.values() if t.code is not None and t.code == table_id), None)
         if table is None:
-            raise Fault("not_found", f"no table {table_id!r}")
+            raise Fault("not_found", f"no table {table_id!r}, or not with that join code")
         return table
+
+    def _member(self, client: Client, table: TableRuntime) -> bool:
+        """Public table, or its creator, a seated player, or a subscriber who gave the code."""
+        return (
+            not table.settings.private
+            or client.account_id == table.creator
+            or table.seat_of(client.account_id) is not None
+            or table.id in self.clients.get(client, ())
+        )
 
     def _check_code(self, client: Client, table: TableRuntime, code: str | None) -> None:
         if not table.settings.private or client.account_id == table.creator:
@@ -218,8 +233,40 @@ class Hub:
         if table.seat_of(client.account_id) is not None:
             return
         if code is None or not secrets.compare_digest(code, table.code or ""):
-            raise Fault("not_found", f"no table {table.id!r} with that join code")
+            raise Fault("not_found", f"no table {table.id!r}, or not with that join code")
 
     def _subscribe(self, client: Client, table: TableRuntime, last_seq: int | None) -> None:
         self.clients.setdefault(client, set()).add(table.id)
         table.subscribe(client, last_seq)
+
+    # ---- hooks of the transport's fair-use limits and expiry (niugui/server/limits.py, expiry.py) -----
+
+    def open_tables(self) -> Iterator[tuple[str, str, str]]:
+        """(table id, creator, bot level) of every table in memory that is not finished."""
+        for t in self.tables.values():
+            if t.status != "finished":
+                yield t.id, t.creator, t.settings.bot_level
+
+    def activity(self) -> Iterator[tuple[str, str, float, int]]:
+        """(table id, status, time of its last event, connections subscribed) of every table."""
+        for t in list(self.tables.values()):
+            yield t.id, t.status, t.recent[-1][1] if t.recent else 0.0, len(t.subscribers)
+
+    def close(self, table_id: str) -> None:
+        """End an abandoned table (not in play): it is ``finished``, so not rebuilt at a restart."""
+        table = self.tables[table_id]
+        if table.status not in ("waiting", "between"):
+            raise Fault("bad_state", f"the table is {table.status}")
+        table.cancel_timer()
+        table.emit({"kind": "table_finished", "totals": list(table.series.totals)})
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table from memory (its events, games and ledger stay in the store)."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        table.cancel_timer()
+        for client in list(table.subscribers):
+            self.clients.get(client, set()).discard(table_id)
+        table.subscribers.clear()
+        self.metrics.tables.set(len(self.tables))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -241,7 +242,8 @@ def test_a_connection_without_a_valid_token_is_refused(shared_server: Server, to
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    with connect(f"ws://127.0.0.1:{shared_server.port}/ws?token={token}") as ws:
+    with connect(f"ws://127.0.0.1:{shared_server.port}/ws") as ws:
+        ws.send(json.dumps({"type": "auth", "id": "a", "token": token}))
         assert '"forbidden"' in str(ws.recv(timeout=5))
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=5)

@@ -4,7 +4,7 @@
 import { historyScreen } from "./history.js";
 import { getLang, setLang, t } from "./i18n.js";
 import { LobbyScreen, signInPanel } from "./lobby.js";
-import { Connection, api, session } from "./net.js";
+import { Connection, api, session, signOut } from "./net.js";
 import { ReplayScreen } from "./replay.js";
 import { TableScreen } from "./tablescreen.js";
 
@@ -91,9 +91,9 @@ function topbar(title = "") {
     out.className = "tb-btn";
     out.dataset.action = "sign-out";
     out.textContent = t("sign_out");
-    out.addEventListener("click", () => {
-      session.clear();
+    out.addEventListener("click", async () => {
       conn.stop();
+      await signOut();
       location.hash = "#/";
       route();
     });
