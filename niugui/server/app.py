@@ -22,6 +22,7 @@ from typing import Any
 
 from fastapi import Body, FastAPI, Header, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParam
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
@@ -262,6 +263,9 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     made_by_account = KeyedBuckets(limits.tables_per_account_hour * per_hour, limits.tables_per_account_hour)
     made_by_address = KeyedBuckets(limits.tables_per_address_hour * per_hour, limits.tables_per_address_hour)
     guesses = KeyedBuckets(limits.code_guesses_per_minute / 60, limits.code_guesses_per_minute)
+    address_guesses = KeyedBuckets(
+        limits.code_guesses_per_address_minute / 60, limits.code_guesses_per_address_minute
+    )
     table_address: dict[str, str] = {}  # table id -> the address that created it (this process)
 
     @asynccontextmanager
@@ -283,6 +287,17 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
 
     app = FastAPI(title="niugui", version=str(PROTOCOL_VERSION), lifespan=lifespan)
     app.add_middleware(Guard, limits=limits, exempt=exempt, metrics=metrics)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, error: RequestValidationError) -> Response:
+        """422 naming each bad field — without echoing the input (a password, or text that is not
+        Unicode and could not even be sent back)."""
+        detail = [
+            {"type": e.get("type"), "loc": list(e.get("loc", ())), "msg": e.get("msg")}
+            for e in error.errors()
+        ]
+        body = json.dumps({"detail": detail}, ensure_ascii=True, default=str)
+        return Response(body, status_code=422, media_type="application/json")
 
     @app.exception_handler(RecursionError)
     async def too_deep(_request: Request, _error: RecursionError) -> JSONResponse:
@@ -735,7 +750,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         elif isinstance(message, Watch | Sit):
             mine = [guesses.get(connection.account_id)]
             if connection.address:
-                mine.append(guesses.get(connection.address))
+                mine.append(address_guesses.get(connection.address))
             if not all(b.can_take() for b in mine):
                 metrics.limited.labels("guesses").inc()
                 raise Fault("rate_limited", "too many wrong table ids or join codes; wait a minute")
@@ -772,7 +787,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         if isinstance(message, Watch | Sit) and fault.code == "not_found":  # a wrong id or join code
             guesses.take(connection.account_id)
             if connection.address:
-                guesses.take(connection.address)
+                address_guesses.take(connection.address)
 
     static = config.static_dir or Path(__file__).resolve().parents[1] / "web" / "static"
     if static.is_dir():

@@ -51,7 +51,9 @@ class Limits:
     """Unfinished tables with ``bot_level: search`` (the costly bot) one account may hold."""
     search_tables_per_address: int = 4
     code_guesses_per_minute: float = 10.0
-    """Failed ``watch``/``sit`` (wrong join code or table) per account and per address per minute."""
+    """Failed ``watch``/``sit`` (a wrong join code or table) per account per minute ..."""
+    code_guesses_per_address_minute: float = 60.0
+    """... and per address."""
     lobby_seconds: float = 1.0
     """How long one serialization of a lobby page is shared by every asker."""
     lobby_page: int = 100

@@ -154,12 +154,18 @@ class Hub:
         table = self._table(table_ref, by_code=isinstance(message, Watch | Sit))
         if not isinstance(message, Watch | Sit) and not self._member(client, table):
             raise Fault("not_found", f"no table {table_ref!r}, or not with that join code")
+        # a table named by its join code alone was named with its code
+        code = (
+            table_ref
+            if table.code is not None and table_ref == table.code
+            else getattr(message, "code", None)
+        )
         if isinstance(message, Watch):
-            self._check_code(client, table, message.code)
+            self._check_code(client, table, message.code or code)
             self._subscribe(client, table, message.last_seq)
             return {"seq": table.seq, "data": {"seat": table.seat_of(client.account_id)}}
         if isinstance(message, Sit):
-            self._check_code(client, table, message.code)
+            self._check_code(client, table, message.code or code)
             self.clients.setdefault(client, set()).add(table.id)
             seat = table.sit(client, message.seat)
             return {"seq": table.seq, "data": {"seat": seat}}

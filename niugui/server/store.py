@@ -429,8 +429,11 @@ class Store:
             .limit(limit)
         )
         if viewer != account_id:
+            mine = ledger.alias("mine")
             private = sa.select(tables.c.id).where(tables.c.code.is_not(None))
-            shared = sa.select(ledger.c.table_id).where(ledger.c.account_id == viewer)
+            shared = sa.select(mine.c.table_id).where(
+                mine.c.account_id == viewer, mine.c.account_id.is_not(None)
+            )
             query = query.where(sa.or_(ledger.c.table_id.not_in(private), ledger.c.table_id.in_(shared)))
         with self._tx() as c:
             return [
