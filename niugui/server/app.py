@@ -29,7 +29,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from . import auth, expiry, logs
+from . import auth, expiry, logs, replays
 from .config import Config
 from .guard import BodyTooLarge, Guard
 from .hub import Hub
@@ -55,7 +55,7 @@ from .protocol import (
     Watch,
 )
 from .runtime import Fault
-from .store import AccountRow, Store
+from .store import AccountRow, GameRow, Store
 
 WS_HARD_LIMIT = 64 * 1024
 """Frames above this are not even read: uvicorn closes the connection (1009)."""
@@ -499,6 +499,12 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         viewer = account_of(authorization)
         return {"games": store().history(account_id, limit, viewer=None if viewer is None else viewer.id)}
 
+    def may_see(game: GameRow, authorization: str | None, code: str | None) -> bool:
+        """A stored game: anyone's at a public table; a private table's only for its insiders."""
+        row = store().table_row(game.table_id)
+        players = {p["id"] for p in game.meta.get("players", []) if isinstance(p, dict) and p.get("id")}
+        return row is not None and insider(row, account_of(authorization), code, players)
+
     @app.get("/api/games/{game_id}/record")
     def record(
         game_id: int = PathParam(ge=1, le=LARGEST_ID),
@@ -507,17 +513,15 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     ) -> JSONResponse:
         """A finished game's record; of a private table only for its players and holders of the code."""
         game = store().game(game_id)
-        row = None if game is None else store().table_row(game.table_id)
-        if game is None or row is None:
-            raise HTTPException(404, f"no game {game_id}")
-        players = {p["id"] for p in game.meta.get("players", []) if isinstance(p, dict) and p.get("id")}
-        if not insider(row, account_of(authorization), code, players):
+        if game is None or not may_see(game, authorization, code):
             raise HTTPException(404, f"no game {game_id}")
         if game.record is None:
             raise HTTPException(404, f"game {game_id} is still in progress")
         return JSONResponse(
             game.record, headers={"Content-Disposition": f'attachment; filename="niugui-game-{game_id}.json"'}
         )
+
+    replays.add_routes(app, store, may_see)
 
     # ---- the WebSocket -----------------------------------------------------------------------------
 

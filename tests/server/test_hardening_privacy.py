@@ -42,7 +42,8 @@ def test_a_private_games_record_ledger_and_history_are_for_insiders(server: Serv
     host, outsider = Player(server, "host"), Player(server, "nosy")
     table, code, game_id = finished_private_game(host)
     record, ledger = f"/api/games/{game_id}/record", f"/api/tables/{table}/ledger"
-    for path in (record, ledger):
+    replay = f"/api/games/{game_id}/replay"
+    for path in (record, ledger, replay):
         assert get(server, path).status_code == 404, path  # nobody signed in
         assert get(server, path, outsider).status_code == 404, path  # signed in, not a player
         assert get(server, path, host).status_code == 200, path  # its player

@@ -3,7 +3,13 @@
 // is missing, e.g. a page opened over plain http on a LAN address), then the deck is dealt (R9) and
 // compared with the hands that were played.
 
-import { dealHands } from "./rules.js";
+/** Hands dealt from a deck in drawing order (R9): first drawer first, then clockwise (R7). The check
+ * deals here, in the page, so that it trusts nothing but the revealed deck. */
+export function dealHands(deck, firstDrawer) {
+  const hands = [[], [], [], []];
+  deck.forEach((code, i) => hands[(((firstDrawer - i) % 4) + 4) % 4].push(code));
+  return hands;
+}
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,

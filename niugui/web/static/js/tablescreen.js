@@ -6,13 +6,7 @@ import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { resultPanel } from "./result.js";
 import { TableView, botName, seatName } from "./table.js";
-
-const el = (tag, cls = "", text = "") => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== "") e.textContent = text;
-  return e;
-};
+import { el } from "./dom.js";
 
 export class TableScreen {
   /** handlers: {conn, account(), onLobby(), onReplay(gameId), toast(text), langButton()} */
