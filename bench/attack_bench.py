@@ -47,7 +47,10 @@ from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[1]
 ATTACKS = ("lobby", "connections", "login", "search")
-ATTACKER, NEWCOMER = "127.0.0.2", "127.0.0.3"
+SOURCES = {"lobby": "127.0.0.2", "connections": "127.0.0.4", "login": "127.0.0.5", "search": "127.0.0.6"}
+"""Each attack from an address of its own, so that one's spent per-address allowance (guest accounts
+an hour, say) does not blunt the next."""
+NEWCOMER = "127.0.0.3"
 
 
 def free_port() -> int:
@@ -84,10 +87,10 @@ async def open_ws(
         open_timeout=30,
         ping_interval=None,
     )
-    await ws.send(json.dumps({"type": "auth", "id": "auth", "token": token}))
     try:
+        await ws.send(json.dumps({"type": "auth", "id": "auth", "token": token}))
         first = json.loads(await asyncio.wait_for(ws.recv(), 30))
-    except ConnectionClosed:
+    except ConnectionClosed:  # a server of protocol 1 closes at once: no token in the URL
         first = {}
     if first.get("type") == "welcome":
         return ws
@@ -155,7 +158,7 @@ class Client:
 
 
 async def attack_lobby(port: int, ready: Any, stop: Any, setup: float, out: dict[str, Any]) -> None:
-    async with http_client(port, ATTACKER) as http:
+    async with http_client(port, SOURCES["lobby"]) as http:
         deadline = time.monotonic() + setup
         tokens = [t for t in await asyncio.gather(*(guest(http, f"farm{n}") for n in range(100))) if t]
         out["guests"] = len(tokens)
@@ -163,7 +166,7 @@ async def attack_lobby(port: int, ready: Any, stop: Any, setup: float, out: dict
         async def make_tables(token: str) -> int:
             made = 0
             with contextlib.suppress(Exception):
-                client = Client(await open_ws(port, token, ATTACKER))
+                client = Client(await open_ws(port, token, SOURCES["lobby"]))
                 for n in range(20):
                     if time.monotonic() > deadline:
                         break
@@ -174,8 +177,8 @@ async def attack_lobby(port: int, ready: Any, stop: Any, setup: float, out: dict
 
         out["tables"] = sum(await asyncio.gather(*(make_tables(t) for t in tokens[:100])))
         token = tokens[0]
-        askers = [await open_ws(port, token, ATTACKER) for _ in range(8)]
-        sloth = await open_ws(port, token, ATTACKER, max_queue=1)
+        askers = [await open_ws(port, token, SOURCES["lobby"]) for _ in range(8)]
+        sloth = await open_ws(port, token, SOURCES["lobby"], max_queue=1)
         ready.set()
         out["asked"] = 0
 
@@ -202,7 +205,7 @@ async def attack_lobby(port: int, ready: Any, stop: Any, setup: float, out: dict
 
 
 async def attack_connections(port: int, ready: Any, stop: Any, setup: float, out: dict[str, Any]) -> None:
-    async with http_client(port, ATTACKER) as http, http_client(port, NEWCOMER) as newcomer:
+    async with http_client(port, SOURCES["connections"]) as http, http_client(port, NEWCOMER) as newcomer:
         token = await guest(http, "hoarder")
         assert token is not None
         sockets: list[ClientConnection] = []
@@ -211,7 +214,7 @@ async def attack_connections(port: int, ready: Any, stop: Any, setup: float, out
 
         async def one() -> None:
             try:
-                sockets.append(await open_ws(port, token, ATTACKER, max_queue=4))
+                sockets.append(await open_ws(port, token, SOURCES["connections"], max_queue=4))
                 out["opened"] += 1
             except Exception:
                 out["refused"] += 1
@@ -234,7 +237,7 @@ async def attack_connections(port: int, ready: Any, stop: Any, setup: float, out
 
 
 async def attack_login(port: int, ready: Any, stop: Any, setup: float, out: dict[str, Any]) -> None:
-    async with http_client(port, ATTACKER) as http:
+    async with http_client(port, SOURCES["login"]) as http:
         await http.post("/api/register", json={"username": "victim", "password": "the-password"})
         ready.set()
         statuses: dict[str, int] = {}
@@ -260,10 +263,10 @@ async def attack_login(port: int, ready: Any, stop: Any, setup: float, out: dict
 
 
 async def attack_search(port: int, ready: Any, stop: Any, setup: float, out: dict[str, Any]) -> None:
-    async with http_client(port, ATTACKER) as http:
+    async with http_client(port, SOURCES["search"]) as http:
         token = await guest(http, "thinker")
         assert token is not None
-        client = Client(await open_ws(port, token, ATTACKER))
+        client = Client(await open_ws(port, token, SOURCES["search"]))
         tables: list[str] = []
 
         def on_message(message: dict[str, Any]) -> None:
@@ -405,7 +408,9 @@ async def phase(
     return figures
 
 
-async def run_server(args: argparse.Namespace, root: Path, label: str) -> list[dict[str, Any]]:
+async def run_server(
+    args: argparse.Namespace, root: Path, label: str, extra: list[str] | None = None
+) -> list[dict[str, Any]]:
     port = free_port()
     data = Path(tempfile.mkdtemp(prefix=f"niugui-attack-{label}-"))
     cmd = [
@@ -421,6 +426,7 @@ async def run_server(args: argparse.Namespace, root: Path, label: str) -> list[d
         str(args.bot_delay),
         "--log-level",
         "warning",
+        *(extra or []),
     ]
     env = {**os.environ, "PYTHONPATH": str(root)}
     with open(data / "server.log", "wb") as log:
@@ -474,6 +480,8 @@ async def main_async(args: argparse.Namespace) -> None:
         rows += await run_server(args, ROOT, "after")
         if args.before:
             rows += await run_server(args, Path(args.before), "before")
+        if args.compare_args:
+            rows += await run_server(args, ROOT, args.compare_args, args.compare_args.split())
     summary(rows)
 
 
@@ -487,6 +495,11 @@ def main() -> int:
         "--before", metavar="DIR", help="also run the server of this checkout (before the fixes)"
     )
     parser.add_argument("--rounds", type=int, default=1, help="rounds (after, then before, alternating)")
+    parser.add_argument(
+        "--compare-args",
+        metavar="ARGS",
+        help="instead of --before: the same server again with these extra arguments (e.g. a limit)",
+    )
     args = parser.parse_args()
     load = os.getloadavg()
     print(

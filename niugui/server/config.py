@@ -47,9 +47,9 @@ class Limits:
     tables_per_account_hour: float = 30.0
     """Tables one account may create per hour (finished ones count too)."""
     tables_per_address_hour: float = 120.0
-    search_tables_per_account: int = 2
+    search_tables_per_account: int = 1
     """Unfinished tables with ``bot_level: search`` (the costly bot) one account may hold."""
-    search_tables_per_address: int = 4
+    search_tables_per_address: int = 2
     code_guesses_per_minute: float = 10.0
     """Failed ``watch``/``sit`` (a wrong join code or table) per account per minute ..."""
     code_guesses_per_address_minute: float = 60.0
@@ -80,7 +80,8 @@ class Limits:
         try:
             number = kind(value)
         except ValueError:
-            raise ValueError(f"{name} needs a {kind.__name__}, not {value!r}") from None
+            wanted = "an integer" if kind is int else "a number"
+            raise ValueError(f"{name} needs {wanted}, not {value!r}") from None
         if number < 0:
             raise ValueError(f"{name} must not be negative")
         setattr(self, name, number)
