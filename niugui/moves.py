@@ -17,19 +17,27 @@ from __future__ import annotations
 from itertools import combinations, product
 
 from .combos import (
-    CLASS_SPAN,
     FIVE,
     FLUSH,
     FLUSH_RANK,
     FOUR_PLUS_ONE,
     FULL_HOUSE,
     LOOSE_KINDS,
+    SET_VALUES,
     SINGLE,
+    SINGLE_VALUES,
     STRAIGHT,
     STRAIGHT_FLUSH,
     WINDOW_OF_RANKS,
     WINDOWS,
     Combo,
+    five_class,
+    flush_value,
+    four_plus_one_value,
+    full_house_value,
+    set_rank,
+    singles_above,
+    straight_value,
 )
 
 _SUITS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(s for s in range(4) if n >> s & 1) for n in range(16))
@@ -65,10 +73,10 @@ def plays(hand: int, current: Combo | None = None) -> list[Combo]:
 
 def _singles(hand: int, above: int) -> list[Combo]:
     out = []
-    rest = hand >> (above + 1) << (above + 1)
+    rest = hand & singles_above(above)
     while rest:
         low = rest & -rest
-        out.append(Combo(low, SINGLE, 1, low.bit_length() - 1))
+        out.append(Combo(low, SINGLE, 1, SINGLE_VALUES[low.bit_length() - 1]))
         rest ^= low
     return out
 
@@ -78,10 +86,11 @@ def _sets(hand: int, size: int, above: int) -> list[Combo]:
     out = []
     kind = LOOSE_KINDS[size - 1]
     subsets = _SUBSETS[size]
-    for rank in range(max(above, 0) >> 2, 13):
+    for rank in range(set_rank(max(above, 0)), 13):
         shift = rank * 4
+        values = SET_VALUES[rank]
         for sub, high in subsets[hand >> shift & 15]:
-            value = shift + high
+            value = values[high]
             if value > above:
                 out.append(Combo(sub << shift, kind, size, value))
     return out
@@ -91,9 +100,9 @@ def _fives(hand: int, above: int) -> list[Combo]:
     """Five-card combinations (R18–R24) with value above ``above``."""
     nibbles = [hand >> (4 * r) & 15 for r in range(13)]
     out: list[Combo] = []
-    first_class = max(above, 0) // CLASS_SPAN
+    first_class = five_class(above)
     # Straights (class 0) and straight flushes (class 4) come from one enumeration of the windows.
-    _sequences(nibbles, above if first_class in (0, 4) else 4 * CLASS_SPAN - 1, out)
+    _sequences(nibbles, above if first_class in (0, 4) else straight_value(0, 0, flush=True) - 1, out)
     if first_class <= 1:
         _flushes(hand, above, out)
     if first_class <= 2:
@@ -108,11 +117,10 @@ def _sequences(nibbles: list[int], above: int, out: list[Combo]) -> None:
     for window, ranks in enumerate(WINDOWS):
         if not all(nibbles[r] for r in ranks):
             continue
-        base = window * 4
         for suits in product(*(_SUITS_OF[nibbles[r]] for r in ranks)):
             top = suits[4]
             flush = suits[0] == suits[1] == suits[2] == suits[3] == top
-            value = base + top + (4 * CLASS_SPAN if flush else 0)
+            value = straight_value(window, top, flush)
             if value > above:
                 mask = 0
                 for r, s in zip(ranks, suits, strict=True):
@@ -135,7 +143,7 @@ def _flushes(hand: int, above: int, out: list[Combo]) -> None:
                 mask |= 1 << (4 * r + suit)
                 if FLUSH_RANK[r] > high:
                     high = FLUSH_RANK[r]
-            value = CLASS_SPAN + high * 4 + suit
+            value = flush_value(high, suit)
             if value > above and rank_set not in WINDOW_OF_RANKS:
                 out.append(Combo(mask, FLUSH, FIVE, value))
 
@@ -143,8 +151,10 @@ def _flushes(hand: int, above: int, out: list[Combo]) -> None:
 def _full_houses(nibbles: list[int], above: int, out: list[Combo]) -> None:
     """Full houses (R20): a triple and a pair of another rank; the triple's rank is the key."""
     for rank in range(13):
-        value = 2 * CLASS_SPAN + rank
-        if value <= above or nibbles[rank].bit_count() < 3:
+        if nibbles[rank].bit_count() < 3:
+            continue
+        value = full_house_value(rank)
+        if value <= above:
             continue
         pairs = [
             sub << (4 * other)
@@ -161,8 +171,10 @@ def _full_houses(nibbles: list[int], above: int, out: list[Combo]) -> None:
 def _four_plus_ones(hand: int, nibbles: list[int], above: int, out: list[Combo]) -> None:
     """Four plus one (R21, R22): a four and any other card, jokers included."""
     for rank in range(13):
-        value = 3 * CLASS_SPAN + rank
-        if value <= above or nibbles[rank] != 15:
+        if nibbles[rank] != 15:
+            continue
+        value = four_plus_one_value(rank)
+        if value <= above:
             continue
         four = 15 << (4 * rank)
         rest = hand & ~four

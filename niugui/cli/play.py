@@ -30,8 +30,9 @@ from rich.text import Text
 from ..bots import Bot, choose_safely, load_bot
 from ..cards import CARDS, Card, parse_cards
 from ..combos import FIVE_KINDS, classify
-from ..game import SEATS, Game, IllegalMove
-from ..series import Series, flip_first_drawer, flip_value
+from ..game import SEATS, Game, IllegalMove, SeatView
+from ..record import Meta, PlayerRef, new_meta, record_of_game
+from ..series import Series, flip_value
 from . import terminal_view as tv
 from .i18n import LANGS, kind_name, rule_reason, tr
 
@@ -221,6 +222,8 @@ class Session:
         self._read = read
         self.delay = delay
         self.series = Series()
+        self.meta: Meta | None = None
+        """The record ``meta`` of the game being played (RECORD.md, :class:`niugui.record.Meta`)."""
         self.interrupts = interrupts or Interrupts()
         self.saved: list[Path] = []
 
@@ -242,31 +245,30 @@ class Session:
         """Deal, play to the end (or an escape), show the result, save the record."""
         lang = self.lang
         self.console.rule(tr(lang, "game_no", n=number))
-        meta: dict[str, Any] = {
-            "app": "niugui play",
-            "game": number,
-            "seats": ["human" if s == self.human else f"bot {self.specs[s]}" for s in range(SEATS)],
-            "bots": {str(s): spec for s, spec in self.specs.items()},
-            "human": self.human,
-            "seed": self.seed,
-            "started": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
-        first_drawer = self.series.next_first_drawer
-        if first_drawer is None:  # the first game, or after an escape: 翻牌 (R8)
-            card = self.flip_card(number)
-            first_drawer = flip_first_drawer(card)
-            meta["first_drawer_by"] = {"flip": str(card), "value": flip_value(card)}
-            shown = tv.plain(tv.card_text(card.code, lang))
-            self.say(tr(lang, "flip", card=shown, value=flip_value(card), who=self.name(first_drawer)))
+        first = self.series.first_drawer(lambda: self.flip_card(number))  # 翻牌 or the last 上游 (R8)
+        first_drawer = first.seat
+        if first.card is not None:
+            shown = tv.plain(tv.card_text(first.card.code, lang))
+            value = flip_value(first.card)
+            self.say(tr(lang, "flip", card=shown, value=value, who=self.name(first_drawer)))
         else:
-            meta["first_drawer_by"] = "previous_first_out"
             self.say(tr(lang, "first_drawer_prev", who=self.name(first_drawer)))
+        players = [
+            PlayerRef(id=None, nickname="you", bot=None)
+            if s == self.human
+            else PlayerRef(id=None, nickname=f"bot {self.specs[s]}", bot=self.specs[s])
+            for s in range(SEATS)
+        ]
+        self.meta = new_meta(
+            "niugui play", number, players, first, seed=self.seed,
+            started_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
         deal_seed = None if self.seed is None else f"{self.seed}:{number}"
-        meta["deal_seed"] = deal_seed
         game = self.game_class.deal(seed=deal_seed, first_drawer=first_drawer)
-        game.meta = meta
         view = game.view(self.human)
-        self.say(tr(lang, "leads_first", who=self.name(view["to_move"])))
+        leader = view["to_move"]
+        assert leader is not None  # a game just dealt has a seat to move (R26)
+        self.say(tr(lang, "leads_first", who=self.name(leader)))
         while not game.over:
             try:
                 self.step(game, view)
@@ -292,7 +294,7 @@ class Session:
             self.say(tr(lang, "replay_hint", path=path), style="dim")
         return game
 
-    def step(self, game: Game, view: dict[str, Any]) -> None:
+    def step(self, game: Game, view: SeatView) -> None:
         """One action by the seat to move: a bot's choice, or what you type."""
         seat = game.to_move
         assert seat is not None
@@ -308,7 +310,7 @@ class Session:
             with self.interrupts.waiting():
                 time.sleep(self.delay)
 
-    def your_turn(self, game: Game, view: dict[str, Any]) -> None:
+    def your_turn(self, game: Game, view: SeatView) -> None:
         """Ask until you enter a legal action, then apply it. Ctrl-C / end of input propagate."""
         lang = self.lang
         self.console.print(tv.status(view, lang))
@@ -327,7 +329,7 @@ class Session:
                     return
                 self.say(tr(lang, "refused", reason=refusal), style="bold yellow")
 
-    def try_action(self, game: Game, view: dict[str, Any], line: str) -> str | None:
+    def try_action(self, game: Game, view: SeatView, line: str) -> str | None:
         """Apply what was typed, or say why not (the rule it breaks); ``None`` once applied."""
         lang = self.lang
         word = line.lower()
@@ -360,7 +362,7 @@ class Session:
             return self.explain(error, cards, view)
         return None
 
-    def explain(self, error: IllegalMove, cards: list[Card], view: dict[str, Any]) -> str:
+    def explain(self, error: IllegalMove, cards: list[Card], view: SeatView) -> str:
         """Why a play was refused, in the player's language, naming the rule (R1, R17, R24–R26)."""
         lang, rule = self.lang, error.rule
         shown = tv.plain(tv.cards_text([c.code for c in cards], lang))
@@ -386,7 +388,7 @@ class Session:
         self.console.print(message if isinstance(message, Text) else Text(message, style=style))
 
     def name(self, seat: int) -> str:
-        return tv.who({"seat": self.human}, seat, self.lang)
+        return tv.seat_name(self.human, seat, self.lang)
 
     def ask_yes(self, question: str, default: bool) -> bool:
         """A yes/no question; end of input or Ctrl-C answers no."""
@@ -428,6 +430,7 @@ class Session:
         self.save_dir.mkdir(parents=True, exist_ok=True)
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
         path = self.save_dir / f"niugui-{stamp}-{os.getpid()}-game{number}.json"
-        path.write_text(json.dumps(game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        record = record_of_game(game, self.meta)
+        path.write_text(json.dumps(record, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
         self.saved.append(path)
         return path

@@ -38,7 +38,7 @@ from typing import Any
 
 from rich.cells import cell_len
 
-from ..game import Game, IllegalMove
+from ..game import ActionEntry, Game, IllegalMove, ResultDict, SeatView
 from ..record import RecordError
 from .text import (
     ESCAPE_EN,
@@ -173,7 +173,7 @@ def _result_mismatch(record: dict[str, Any], message: str) -> str:
 # ---- the human report -------------------------------------------------------------------------
 
 
-def describe(view: dict[str, Any], source: str | None = None) -> list[str]:
+def describe(view: SeatView, source: str | None = None) -> list[str]:
     """The report of a game from its public view (``game.view(None)``), as lines of text."""
     history = view["history"]
     plays = sum(1 for a in history if "play" in a)
@@ -188,7 +188,7 @@ def describe(view: dict[str, Any], source: str | None = None) -> list[str]:
     return lines + (_finished(view) if over else _in_progress(view))
 
 
-def _finished(view: dict[str, Any]) -> list[str]:
+def _finished(view: SeatView) -> list[str]:
     result = view["result"]
     mode, outcome, black = result["mode"], result["outcome"], result["black"]
     finish, scores = result["finish"], result["scores"]
@@ -235,7 +235,7 @@ def _finished(view: dict[str, Any]) -> list[str]:
     return [*lines, "", *_table(rows)]
 
 
-def _in_progress(view: dict[str, Any]) -> list[str]:
+def _in_progress(view: SeatView) -> list[str]:
     marks = view["marks"]
     shown = [seat for seat in range(4) if marks[seat]]
     if len(shown) == 1 and len(marks[shown[0]]) == 2:
@@ -267,7 +267,7 @@ def _in_progress(view: dict[str, Any]) -> list[str]:
     return lines
 
 
-def action_lines(actions: Sequence[dict[str, Any]], numbered: bool = True) -> list[str]:
+def action_lines(actions: Sequence[ActionEntry], numbered: bool = True) -> list[str]:
     """One line per action: ``#3  seat 1  对子 pair ♦5 ♣5`` or ``seat 2  过门 pass``."""
     lines = []
     for index, action in enumerate(actions):
@@ -282,7 +282,7 @@ def action_lines(actions: Sequence[dict[str, Any]], numbered: bool = True) -> li
     return lines
 
 
-def _winner(result: dict[str, Any]) -> str:
+def _winner(result: ResultDict) -> str:
     """The side of the 上游 (R32), or a draw."""
     black, finish = result["black"], result["finish"]
     if not any(result["scores"]):

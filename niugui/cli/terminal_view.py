@@ -23,10 +23,12 @@ from rich.table import Table
 from rich.text import Text
 
 from ..cards import Card, parse_cards
-from ..combos import FLUSH, FLUSH_RANK, STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, classify
+from ..combos import classify
+from ..game import ActionEntry, SeatView
+from . import text
 from .i18n import kind_name, mode_name, outcome_name, place_name, relative_name, tr
 
-View = dict[str, Any]
+View = SeatView
 
 RED = "bold red"
 BLACK = "bold"
@@ -36,10 +38,8 @@ MARK = "bold white on black"
 def card_text(code: str, lang: str = "zh") -> Text:
     """One card, coloured: ♥ and ♦ red, ♠ and ♣ plain; 小王 plain, 大王 red (codes BJ/RJ in English)."""
     card = Card.parse(code)
-    if card.is_joker:
-        label = card.code if lang == "en" else card.zh
-        return Text(label, style=RED if card.code == "RJ" else BLACK)
-    return Text(card.symbol, style=RED if card.suit in (0, 2) else BLACK)
+    red = card.code == "RJ" if card.is_joker else card.suit in (0, 2)
+    return Text(text.card_text(card, "en" if lang == "en" else "zh"), style=RED if red else BLACK)
 
 
 def cards_text(codes: Iterable[str], lang: str = "zh") -> Text:
@@ -49,15 +49,8 @@ def cards_text(codes: Iterable[str], lang: str = "zh") -> Text:
 
 
 def play_text(codes: Sequence[str], kind: str, lang: str = "zh") -> Text:
-    """A play's cards: a straight in sequence order (R4: A2345 reads ♦A ♣2 ♠3 ♥4 ♦5), a flush with
-    2 low and A high (R19), else weakest first (R5)."""
-    cards = sorted(Card.parse(c) for c in codes)
-    if kind == FLUSH:  # R19: inside a flush A is high and 2 low
-        cards.sort(key=lambda card: FLUSH_RANK[card.rank])
-    elif kind in (STRAIGHT, STRAIGHT_FLUSH):
-        window = WINDOWS[WINDOW_OF_RANKS[sum(1 << card.rank for card in cards)]]
-        cards.sort(key=lambda card: window.index(card.rank))
-    return Text(" ").join(card_text(c.code, lang) for c in cards)
+    """A play's cards, coloured, in the order people read them (:func:`niugui.cli.text.play_order`)."""
+    return Text(" ").join(card_text(c.code, lang) for c in text.play_order(codes, kind))
 
 
 def plain(renderable: RenderableType, width: int = 120) -> str:
@@ -81,7 +74,11 @@ def _plain_console(width: int) -> Console:
 
 def who(view: View, seat: int, lang: str) -> str:
     """A seat named from the viewer's place: 你 / 下家 / 对家 / 上家 with its number."""
-    me = view.get("seat")
+    return seat_name(view.get("seat"), seat, lang)
+
+
+def seat_name(me: int | None, seat: int, lang: str) -> str:
+    """:func:`who` for a viewer in seat ``me`` (``None``: a spectator)."""
     if me is None:
         return tr(lang, "seat_name", seat=seat)
     return tr(lang, "who", rel=relative_name(lang, seat - me), seat=seat)
@@ -101,7 +98,7 @@ def place_of(view: View, seat: int, lang: str) -> str:
     return place_name(lang, 3)
 
 
-def action_text(view: View, entry: dict[str, Any], lang: str) -> Text:
+def action_text(view: View, entry: ActionEntry, lang: str) -> Text:
     """One history or trick entry: who played what, passed, or escaped."""
     name = who(view, entry["seat"], lang)
     if "play" in entry:
@@ -117,7 +114,7 @@ def seats_table(view: View, lang: str) -> Table:
     table = Table(show_edge=True, pad_edge=False, expand=False)
     for key in ("col_player", "col_cards", "col_marks", "col_place", "col_trick"):
         table.add_column(tr(lang, key))
-    last_in_trick: dict[int, dict[str, Any]] = {e["seat"]: e for e in view["trick"]}
+    last_in_trick: dict[int, ActionEntry] = {e["seat"]: e for e in view["trick"]}
     for seat in range(4):
         if view["marks"][seat]:
             marks = cards_text(view["marks"][seat], lang)
@@ -212,7 +209,7 @@ def changes(before: View | None, after: View, lang: str) -> list[Text]:
     return lines
 
 
-def _trick_winner(history: list[dict[str, Any]]) -> int:
+def _trick_winner(history: list[ActionEntry]) -> int:
     """The seat of the last play in the history (the trick just ended)."""
     for entry in reversed(history):
         if "play" in entry:

@@ -18,10 +18,11 @@ an English counterpart, and :func:`both` puts the two side by side.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from ..cards import Card
-from ..combos import KINDS, STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, ZH_NAMES
+from ..combos import FLUSH, FLUSH_RANK, KINDS, STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, ZH_NAMES
 from ..game import OUTCOME_ZH, PLACE_ZH
 
 Lang = Literal["zh", "en", "both"]
@@ -104,9 +105,12 @@ def kind_name(kind: str, lang: Lang = "zh") -> str:
 
 
 def card_text(code: str | Card, lang: Lang = "both") -> str:
-    """A card for people: ``♠3`` (suit symbol) for ``en``/``both``, ``黑桃3`` for ``zh``; jokers 小王/大王."""
+    """A card for people: its suit symbol and rank (``♠3``, ``♥10``) in every language; jokers are
+    小王/大王, or their codes BJ/RJ in English. The one place a card becomes text for the terminal."""
     card = code if isinstance(code, Card) else Card.parse(code)
-    return card.zh if lang == "zh" else card.symbol
+    if card.is_joker:
+        return card.code if lang == "en" else card.zh
+    return card.symbol
 
 
 def cards_text(codes: list[str], lang: Lang = "both") -> str:
@@ -114,13 +118,26 @@ def cards_text(codes: list[str], lang: Lang = "both") -> str:
     return " ".join(card_text(code, lang) for code in codes)
 
 
-def play_text(codes: list[str], kind: str, lang: Lang = "both") -> str:
-    """A play for people: its kind, then its cards — a straight in sequence order (R4)."""
-    cards = [Card.parse(code) for code in codes]
-    if kind in (STRAIGHT, STRAIGHT_FLUSH):
+def play_order(codes: Iterable[str], kind: str) -> list[Card]:
+    """A play's cards in the order people read them: a straight in sequence order (R4: A2345 reads
+    ♦A ♣2 ♠3 ♥4 ♦5), a flush with 2 low and A high (R19), else weakest first (R5).
+
+    >>> play_order(["DA", "D2", "D7", "D9", "DK"], "flush")
+    [D2, D7, D9, DK, DA]
+    """
+    cards = sorted(Card.parse(code) for code in codes)
+    if kind == FLUSH:
+        cards.sort(key=lambda card: FLUSH_RANK[card.rank])
+    elif kind in (STRAIGHT, STRAIGHT_FLUSH):
         window = WINDOWS[WINDOW_OF_RANKS[sum(1 << card.rank for card in cards)]]
         cards.sort(key=lambda card: window.index(card.rank))
-    return f"{kind_name(kind, lang)} {' '.join(card_text(card, lang) for card in cards)}"
+    return cards
+
+
+def play_text(codes: list[str], kind: str, lang: Lang = "both") -> str:
+    """A play for people: its kind, then its cards in :func:`play_order`."""
+    return f"{kind_name(kind, lang)} {' '.join(card_text(card, lang) for card in play_order(codes, kind))}"
+
 
 def one_line(message: str) -> str:
     r"""The message with every unprintable character escaped, so text quoted from a record (which

@@ -351,8 +351,9 @@ class ResultView(Message):
 
 
 class GameView(Message):
-    """Exactly the engine's ``game.view(seat)`` (``view(None)`` for a spectator). In ``event``
-    messages ``history`` is left out (the events carry it); ``snapshot`` includes it."""
+    """Exactly the engine's ``game.view(seat)`` (``view(None)`` for a spectator), whose shape is
+    ``niugui.game.SeatView`` (a test checks that the two have the same keys). In ``event`` messages
+    ``history`` and ``leads`` are left out (the events carry them); ``snapshot`` includes them."""
 
     seat: Seat | None
     first_drawer: Seat
@@ -361,6 +362,9 @@ class GameView(Message):
     marks: list[list[CardCode]] = Field(description="♠3/♠2 shown per seat once played (R11)")
     finish: list[Seat]
     history: list[PlayView | PassView | EscapeView] | None = None
+    leads: list[int] | None = Field(
+        None, description="with history: the index in it of each trick's first play (on a free lead, R29)"
+    )
     trick: list[PlayView | PassView | EscapeView]
     current: PlayView | None
     over: bool
@@ -373,11 +377,17 @@ class GameView(Message):
 
 
 class Reveal(Message):
-    """The fairness proof, revealed after the game (see "Fair deal")."""
+    """The fairness proof, revealed after the game (see "Fair deal"); the same as the record's
+    ``meta.fairness``. Scheme 1 (``sha256(salt:deck)``) is that of games dealt before scheme 2."""
 
-    scheme: Literal["sha256(salt:deck)"]
+    scheme: Literal["niugui-fair/2", "sha256(salt:deck)"]
+    protocol: int | None = Field(None, description="the protocol version committed to (scheme 2)")
     commitment: str
     salt: str
+    statement: str | None = Field(None, description="the canonical JSON the commitment hashes (scheme 2)")
+    seal_key: str | None = Field(None, description="hash of the game's one-time public key (scheme 2)")
+    chain: str | None = Field(None, description="the hash chain over the game's actions (scheme 2)")
+    seal: str | None = Field(None, description="the one-time signature of chain (scheme 2, hex)")
     deck: list[CardCode] = Field(description="the 54 cards in drawing order (R9)")
 
 

@@ -36,7 +36,7 @@ from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from ..game import Game, IllegalMove
+from ..game import ActionEntry, Game, IllegalMove
 from ..record import RecordError, game_from_record
 from .protocol import FlipInfo, Replay, ReplayError, Reveal
 from .store import GameRow, Store
@@ -88,8 +88,6 @@ def replay_of_record(record: Any) -> dict[str, Any]:
         raise ReplayProblem("illegal_action", str(error), index=error.index, rule=error.rule) from None
     except RecordError as error:
         raise ReplayProblem("bad_record", str(error), field=_field_of(str(error))) from None
-    except RecursionError:  # a meta nested too deeply to copy
-        raise ReplayProblem("bad_record", "meta: nested too deeply", field="meta") from None
     finished = final.over
     history = final.view(None)["history"]
     game = game_from_record({**record, "actions": [], "result": None})
@@ -120,7 +118,7 @@ def _apply(game: Game, action: dict[str, Any]) -> None:
         game.escape(action["seat"])
 
 
-def _step(game: Game, action: dict[str, Any] | None, finished: bool) -> dict[str, Any]:
+def _step(game: Game, action: ActionEntry | None, finished: bool) -> dict[str, Any]:
     hands = [[str(c) for c in game.hand(s)] for s in range(4)] if finished else None
     return {"action": action, "view": game.view(None, history=False), "hands": hands}
 
@@ -149,7 +147,10 @@ def _seats(meta: dict[str, Any]) -> list[dict[str, Any]]:
 
 def _reveal(record: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any] | None:
     """The fairness proof of a finished record, when its meta holds one (docs/protocol.md "Fair deal")."""
-    proof = {
+    fairness = meta.get("fairness")
+    if isinstance(fairness, dict):  # scheme 2 (and meta version 1): the proof is meta.fairness
+        return _valid(Reveal, {**fairness, "deck": record.get("deck")})
+    proof = {  # scheme 1: the proof sat in meta itself
         "scheme": meta.get("commitment_scheme", "sha256(salt:deck)"),
         "commitment": meta.get("commitment"),
         "salt": meta.get("salt"),
@@ -160,7 +161,7 @@ def _reveal(record: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any] | No
 
 def _valid(model: type[FlipInfo] | type[Reveal], data: Any) -> dict[str, Any] | None:
     try:
-        return model.model_validate(data).model_dump() if isinstance(data, dict) else None
+        return model.model_validate(data).model_dump(exclude_none=True) if isinstance(data, dict) else None
     except ValidationError:
         return None
 

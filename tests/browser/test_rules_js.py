@@ -131,6 +131,30 @@ def test_commitment_hash_matches_hashlib(page: Any) -> None:
     assert got == [expected, expected, empty, long]
 
 
+def test_the_page_checks_a_scheme_2_proof_as_the_engine_makes_it(page: Any) -> None:
+    """A scheme-2 proof (issue 15): the page hashes the revealed statement to the commitment and checks
+    that the statement is about the revealed deck and first drawer; a changed statement fails."""
+    from niugui import fairness
+    from niugui.record import PlayerRef, new_meta, record_of_game
+    from niugui.series import decide_first_drawer
+
+    secret = "7a" * 32
+    first = decide_first_drawer(None, lambda: CARDS[20])
+    meta = new_meta("niugui serve", 1, [PlayerRef(id=None, nickname="小明", bot=None)] * 4, first, table="t")
+    game = Game.deal(seed=6, first_drawer=first.seat)
+    meta["fairness"] = fairness.commit(secret, record_of_game(game, meta), protocol=1)
+    game.escape(0)
+    record = record_of_game(game, meta)
+    proof = fairness.reveal(secret, record) | {"deck": record["deck"]}
+    dealt = [[str(c) for c in game.dealt(s)] for s in range(4)]
+    check = "return fairness.verifyProof(arg.proof, arg.dealt, arg.first).then((r) => [r.ok, r.hash]);"
+    ok, digest = run(page, check, {"proof": proof, "dealt": dealt, "first": first.seat})
+    assert ok is True and digest == proof["commitment"]
+    changed = proof | {"statement": proof["statement"].replace('"t"', '"u"')}
+    assert run(page, check, {"proof": changed, "dealt": dealt, "first": first.seat})[0] is False
+    assert run(page, check, {"proof": proof, "dealt": dealt, "first": (first.seat + 1) % 4})[0] is False
+
+
 @pytest.mark.parametrize(
     ("play", "shown"),
     [

@@ -139,8 +139,8 @@ def test_a_whole_game_with_wrong_entries_and_a_pass(tmp_path: Path, terminals: l
     for place, seat in enumerate(result["finish"]):
         assert rows[seat][0] == places[place]
     assert record["meta"]["seed"] == 2024
-    assert record["meta"]["bots"] == {"1": "basic", "2": "basic", "3": "basic"}
-    assert record["meta"]["first_drawer_by"]["flip"]  # the first game's drawer came from a 翻牌 (R8)
+    assert [p["bot"] for p in record["meta"]["players"]] == [None, "basic", "basic", "basic"]
+    assert record["meta"]["first_drawer_by"] == "flip" and record["meta"]["flip"]  # 翻牌 (R8)
     plays_by_you = [a for a in record["actions"] if a["seat"] == 0]
     assert {"seat": 0, "pass": True} in plays_by_you and any("play" in a for a in plays_by_you)
 
@@ -227,5 +227,5 @@ def test_default_expert_bots_in_chinese_and_ctrl_c_while_the_bots_play(
     assert t.wait() == 0 and "Traceback" not in t.screen
     (path,) = (tmp_path / "r").glob("*.json")
     record = json.loads(path.read_text(encoding="utf-8"))
-    assert record["meta"]["bots"] == {"1": "expert", "2": "expert", "3": "expert"}
+    assert [p["bot"] for p in record["meta"]["players"]] == [None, "expert", "expert", "expert"]
     assert OUTCOME_ZH[Game.from_record(record).result.outcome] == result[0]  # type: ignore[union-attr]

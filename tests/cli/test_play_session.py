@@ -115,9 +115,9 @@ def test_two_games_seen_only_through_the_view_follow_r8_and_r36(tmp_path: Path) 
     assert s.run() == 0
     assert not leaks, leaks[0]
     first, second = records(tmp_path)
-    assert first["meta"]["first_drawer_by"]["flip"]
+    assert first["meta"]["first_drawer_by"] == "flip" and first["meta"]["flip"]
     assert second["first_drawer"] == first["result"]["finish"][0]
-    assert second["meta"]["first_drawer_by"] == "previous_first_out"
+    assert second["meta"]["first_drawer_by"] == "previous_first" and second["meta"]["flip"] is None
     assert s.series.totals == [a + b for a, b in zip(first["result"]["scores"], second["result"]["scores"],
                                                      strict=True)]
     text = out.getvalue()
@@ -127,7 +127,7 @@ def test_two_games_seen_only_through_the_view_follow_r8_and_r36(tmp_path: Path) 
     for record in (first, second):
         replayed = Game.from_record(record)
         assert replayed.result is not None and replayed.result.to_dict() == record["result"]
-        assert record["meta"]["seats"] == ["human", "bot basic", "bot basic", "bot basic"]
+        assert [p["bot"] for p in record["meta"]["players"]] == [None, "basic", "basic", "basic"]
 
 
 def find_seed_where_you_lead(human: int = 0) -> int:
@@ -284,7 +284,7 @@ def test_you_may_sit_at_any_seat(tmp_path: Path) -> None:
     s._read = lambda prompt, inner=s._read: "n" if prompt.plain.startswith("再来一局") else inner(prompt)
     assert s.run() == 0
     (record,) = records(tmp_path)
-    assert record["meta"]["seats"] == ["bot random", "bot random", "bot random", "human"]
-    assert record["meta"]["human"] == 3 and Game.from_record(record).result is not None
+    assert [p["bot"] for p in record["meta"]["players"]] == ["random", "random", "random", None]
+    assert Game.from_record(record).result is not None
     text = out.getvalue()
     assert "你（座位3）" in text and "下家（座位0）" in text  # seat 0 plays after seat 3 (R7)

@@ -275,7 +275,8 @@ export class TableScreen {
       try {
         const record = await api("GET", `/api/games/${gameId}/record`);
         const meta = record.meta || {};
-        this.reveals[gameId] = { commitment: meta.commitment, salt: meta.salt, deck: record.deck };
+        const fair = meta.fairness || meta;
+        this.reveals[gameId] = { commitment: fair.commitment, salt: fair.salt, statement: fair.statement, deck: record.deck };
       } catch {
         this.reveals[gameId] = null;
       } finally {
