@@ -56,7 +56,8 @@ class Meta(TypedDict, total=False):
     - optional: ``started_at`` / ``finished_at`` (ISO 8601, UTC), ``table`` (the server's table id),
       ``seed`` (what makes the deal reproducible: ``niugui play --seed``, the arena's run),
       ``arena`` (the arena's bots, deal and seating), ``fairness`` (the server's proof, see
-      :mod:`niugui.fairness`).
+      :mod:`niugui.fairness`), ``totals_before`` (the running totals before this game, R36, in a game
+      ``niugui play`` saved unfinished so that ``--resume`` continues it).
     """
 
     version: Required[int]
@@ -69,6 +70,7 @@ class Meta(TypedDict, total=False):
     finished_at: str
     table: str
     seed: int | str | None
+    totals_before: list[int]
     arena: dict[str, Any]
     fairness: dict[str, Any]
 

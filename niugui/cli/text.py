@@ -18,8 +18,9 @@ an English counterpart, and :func:`both` puts the two side by side.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
 from ..cards import Card
 from ..combos import FLUSH, FLUSH_RANK, KINDS, STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, ZH_NAMES
@@ -106,10 +107,13 @@ def kind_name(kind: str, lang: Lang = "zh") -> str:
 
 def card_text(code: str | Card, lang: Lang = "both") -> str:
     """A card for people: its suit symbol and rank (``♠3``, ``♥10``) in every language; jokers are
-    小王/大王, or their codes BJ/RJ in English. The one place a card becomes text for the terminal."""
+    小王/大王, or "small joker"/"big joker" in English. The one place a card becomes text for the
+    terminal."""
     card = code if isinstance(code, Card) else Card.parse(code)
     if card.is_joker:
-        return card.code if lang == "en" else card.zh
+        if lang == "en":
+            return "big joker" if card.code == "RJ" else "small joker"
+        return card.zh
     return card.symbol
 
 
@@ -147,3 +151,30 @@ def one_line(message: str) -> str:
     says \x85 and\n
     """
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
+
+
+def record_text(record: dict[str, Any]) -> str:
+    """A record as JSON laid out like the examples/ files: a key a line, a list of actions (or hands)
+    an item a line, everything else on the line of its key.
+
+    >>> print(record_text({"format": "niugui-record", "actions": [{"seat": 0, "play": ["D4"]}], "meta": {}}))
+    {
+      "format": "niugui-record",
+      "actions": [
+        {"seat": 0, "play": ["D4"]}
+      ],
+      "meta": {}
+    }
+    """
+
+    def one(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = []
+    for key, value in record.items():
+        if isinstance(value, list) and value and all(isinstance(item, list | dict) for item in value):
+            items = ",\n".join(f"    {one(item)}" for item in value)
+            lines.append(f"  {one(key)}: [\n{items}\n  ]")
+        else:
+            lines.append(f"  {one(key)}: {one(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}"

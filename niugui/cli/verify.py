@@ -17,6 +17,9 @@ from ..fairness import verify_record
 from .text import one_line
 
 PROG = "niugui verify"
+ONLY_SERVER_GAMES = (
+    "only games dealt by `niugui serve` carry a commitment (published before the first action)"
+)
 
 
 def register(subparsers: Any) -> None:
@@ -36,7 +39,18 @@ def register(subparsers: Any) -> None:
 
 
 def verify(record: Any, seen: str | None = None) -> str:
-    """A one-line proof, or ``ValueError`` saying what does not match (see ``verify_record``)."""
+    """A one-line proof, or ``ValueError`` saying what does not match (see ``verify_record``). A record
+    that carries no proof at all is told which games have one."""
+    if isinstance(record, dict):
+        meta = record.get("meta")
+        if not isinstance(meta, dict):
+            raise ValueError(f"meta: missing: {ONLY_SERVER_GAMES}")
+        if "fairness" not in meta and "commitment" not in meta:
+            app = meta.get("app")
+            dealt_by = ""
+            if isinstance(app, str) and app != "niugui serve":
+                dealt_by = f"this game comes from {one_line(app)}, which deals on your own machine; "
+            raise ValueError(f"meta.fairness: missing: {dealt_by}{ONLY_SERVER_GAMES}")
     return verify_record(record, seen)
 
 
