@@ -149,6 +149,9 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             ws_max_size=WS_HARD_LIMIT,
+            # No permessage-deflate: compressing every frame was ~40% of the server's CPU per
+            # action (docs/benchmarks.md); a table's frames are a few KiB per second per player.
+            ws_per_message_deflate=False,
             log_level=args.log_level,
             log_config=None,  # uvicorn's own lines go through logs.setup's JSON handler
             access_log=False,

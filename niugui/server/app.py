@@ -40,6 +40,7 @@ from .protocol import (
     CLIENT_TYPES,
     MAX_FRAME_BYTES,
     PROTOCOL_VERSION,
+    Account,
     Auth,
     BotLevel,
     CreateTable,
@@ -53,9 +54,12 @@ from .protocol import (
     Sit,
     UpdateSettings,
     Watch,
+    ack_frame,
+    error_frame,
+    welcome_frame,
 )
-from .runtime import Fault
 from .store import AccountRow, GameRow, Store
+from .tables import Answer, Fault
 
 WS_HARD_LIMIT = 64 * 1024
 """Frames above this are not even read: uvicorn closes the connection (1009)."""
@@ -67,7 +71,6 @@ CLOSE_UNAUTHORIZED = 4401
 """Close code: no valid ``auth`` first, or the session was revoked (log out)."""
 CLOSE_TOO_MANY = 4429
 """Close code: the account or the address has too many connections open."""
-LARGEST_ID = 2**63 - 1
 
 
 class BadFrame(Exception):
@@ -116,7 +119,7 @@ def _dump(message: dict[str, Any]) -> str:
 
 
 def _error(request_id: str | None, code: str, message: str, rule: str | None = None) -> str:
-    return _dump({"type": "error", "id": request_id, "code": code, "rule": rule, "message": message})
+    return error_frame(request_id, code, message, rule)  # type: ignore[arg-type]  # codes: protocol.ErrorCode
 
 
 class Connection:
@@ -275,13 +278,14 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         hub = Hub(store, config, metrics)
         hub.restore()
         state["store"], state["hub"] = store, hub
-        state["lobby"] = Lobby(hub.lobby, limits.lobby_seconds, limits.lobby_page)
+        state["lobby"] = Lobby(
+            lambda: [t.model_dump() for t in hub.lobby()], limits.lobby_seconds, limits.lobby_page
+        )
         sweeper = asyncio.create_task(expiry.run(hub, limits))
         logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
         yield
         sweeper.cancel()
-        for table in hub.tables.values():
-            table.cancel_timer()
+        hub.close()
         hasher.close()
         store.close()
 
@@ -467,7 +471,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         if viewer.id == row["creator"] or viewer.id in players:
             return True
         table = hub().tables.get(row["id"])
-        return table is not None and table.seat_of(viewer.id) is not None
+        return table is not None and table.state.seat_of(viewer.id) is not None
 
     @app.get("/api/tables/{table_id}/ledger")
     def table_ledger(
@@ -507,12 +511,12 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
 
     @app.get("/api/games/{game_id}/record")
     def record(
-        game_id: int = PathParam(ge=1, le=LARGEST_ID),
+        game_id: int,
         code: str | None = Query(None, max_length=16),
         authorization: str | None = Header(None),
     ) -> JSONResponse:
         """A finished game's record; of a private table only for its players and holders of the code."""
-        game = store().game(game_id)
+        game = store().game(game_id) if game_id in replays.GAME_IDS else None  # beyond: no game
         if game is None or not may_see(game, authorization, code):
             raise HTTPException(404, f"no game {game_id}")
         if game.record is None:
@@ -613,19 +617,9 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     async def serve(websocket: WebSocket, connection: Connection) -> None:
         clients.add(connection)
         metrics.connections.inc()
-        welcome = hub().connect(connection)
-        connection.send(
-            {
-                "type": "welcome",
-                "protocol": PROTOCOL_VERSION,
-                "account": {
-                    "id": connection.account_id,
-                    "nickname": connection.nickname,
-                    "username": connection.username,
-                },
-                "seats": welcome["seats"],
-            }
-        )
+        seats = hub().connect(connection)
+        you = Account(id=connection.account_id, nickname=connection.nickname, username=connection.username)
+        connection.send(welcome_frame(you, seats))
         writer = asyncio.create_task(connection.writer())
         reader = asyncio.create_task(read(websocket, connection))
         try:
@@ -705,24 +699,29 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         started = time.perf_counter()
         try:
             handled = transport_answer(connection, request_id, message)
-            if handled is not None:
-                connection.send(handled)
-                return
-            answer = hub().handle(connection, message)
-            after_success(connection, message, answer)
         except Fault as fault:
-            after_fault(connection, message, fault)
             connection.error(request_id, fault.code, str(fault), fault.rule)
             return
-        except Exception:
-            logs.exception("request failed", type=kind, account=connection.account_id)
-            connection.error(request_id, "server_error", "the server failed on this request; nothing changed")
+        if handled is not None:
+            connection.send(handled)
             return
-        finally:
+
+        def answered(answer: Answer | BaseException) -> None:
             metrics.handle_seconds.observe(time.perf_counter() - started)
-        connection.send(
-            {"type": "ack", "id": request_id, "seq": answer.get("seq"), "data": answer.get("data")}
-        )
+            if isinstance(answer, Fault):
+                after_fault(connection, message, answer)
+                connection.error(request_id, answer.code, str(answer), answer.rule)
+            elif isinstance(answer, BaseException):
+                logs.failure("request failed", answer, type=kind, account=connection.account_id)
+                connection.error(request_id, "server_error", "the server failed on this request")
+            else:
+                after_success(connection, message, answer)
+                connection.send(ack_frame(request_id, answer.seq, answer.data))
+
+        try:
+            hub().handle(connection, message, answered)
+        except Exception as error:
+            answered(error)
 
     # ---- what the transport answers or checks itself (fair use), around the hub ---------------------
 
@@ -778,14 +777,14 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
                 "at a time; choose another bot_level or finish one",
             )
 
-    def after_success(connection: Connection, message: Message, answer: dict[str, Any]) -> None:
+    def after_success(connection: Connection, message: Message, answer: Answer) -> None:
         if isinstance(message, CreateTable):
             made_by_account.take(connection.account_id)
             if connection.address:
                 made_by_address.take(connection.address)
-                table = (answer.get("data") or {}).get("table") or {}
-                if isinstance(table.get("id"), str):
-                    table_address[table["id"]] = connection.address
+                table_id = getattr(getattr(answer.data, "table", None), "id", None)
+                if isinstance(table_id, str):
+                    table_address[table_id] = connection.address
 
     def after_fault(connection: Connection, message: Message, fault: Fault) -> None:
         if isinstance(message, Watch | Sit) and fault.code == "not_found":  # a wrong id or join code

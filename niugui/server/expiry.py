@@ -20,7 +20,7 @@ class Tables(Protocol):
 
     def activity(self) -> Iterator[tuple[str, str, float, int]]: ...
 
-    def close(self, table_id: str) -> None: ...
+    def close_abandoned(self, table_id: str) -> None: ...
 
     def forget(self, table_id: str) -> None: ...
 
@@ -41,7 +41,7 @@ def sweep(tables: Tables, limits: Limits, now: float | None = None) -> tuple[int
             and idle >= limits.idle_table_seconds
         ):
             try:
-                tables.close(table_id)
+                tables.close_abandoned(table_id)
             except Exception:  # a failed write: the table stays as it was and is tried again later
                 logs.exception("could not close an abandoned table", table=table_id)
                 continue

@@ -86,5 +86,10 @@ def exception(message: str, **fields: Any) -> None:
     log.exception(message, extra={"fields": fields})
 
 
+def failure(message: str, error: BaseException, **fields: Any) -> None:
+    """Log ``error`` (raised elsewhere, e.g. in the event writer's thread) with its traceback."""
+    log.error(message, exc_info=error, extra={"fields": fields})
+
+
 def now() -> float:
     return time.time()

@@ -20,7 +20,9 @@ from typing import Annotated, Any, Literal
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 
 PROTOCOL_VERSION = 2
-"""2: a connection authenticates with its first message (``auth``), not a token in the URL."""
+"""2: a connection authenticates with its first message (``auth``), not a token in the URL; a play
+event names its cards ``play`` (as views and records do) and no longer repeats the combination's kind
+(the view sent with it has it); ``welcome.seats`` and ``ack.data`` are typed."""
 MAX_FRAME_BYTES = 16 * 1024
 """Frames larger than this are refused (``error`` with code ``frame_too_large``)."""
 
@@ -47,6 +49,11 @@ CardCode = Annotated[
     Text, Field(min_length=1, max_length=8, description="a card code of R6, e.g. S3, HT, BJ")
 ]
 BotLevel = Literal["random", "basic", "expert", "search"]
+By = Literal["player", "bot", "autoplay", "timeout"]
+LeaveReason = Literal["left", "grace"]
+"""Why a seat is left: its player stood up (``left``), or was away past the grace period (``grace``)."""
+FirstDrawerBy = Literal["flip", "previous_first"]
+TableStatus = Literal["waiting", "playing", "between", "finished"]
 
 ErrorCode = Literal[
     "bad_json",  # the frame is not valid JSON, or not a JSON object
@@ -298,7 +305,7 @@ class TableSummary(Message):
     name: str
     private: bool
     code: str | None = Field(None, description="join code; only shown to the table's creator and players")
-    status: Literal["waiting", "playing", "between", "finished"]
+    status: TableStatus
     seats: list[PlayerRef | None]
     spectators: int
     games_played: int
@@ -314,7 +321,7 @@ class TableState(Message):
     code: str | None
     creator: str
     settings: TableSettings
-    status: Literal["waiting", "playing", "between", "finished"]
+    status: TableStatus
     seats: list[SeatState]
     totals: list[int] = Field(description="running totals per seat (R36)")
     games_played: int
@@ -391,9 +398,6 @@ class Reveal(Message):
     deck: list[CardCode] = Field(description="the 54 cards in drawing order (R9)")
 
 
-By = Literal["player", "bot", "autoplay", "timeout"]
-
-
 class EvTableCreated(Message):
     kind: Literal["table_created"]
     settings: TableSettings
@@ -409,7 +413,7 @@ class EvSeatTaken(Message):
 class EvSeatLeft(Message):
     kind: Literal["seat_left"]
     seat: Seat
-    reason: Literal["left", "grace"]
+    reason: LeaveReason
 
 
 class EvSettings(Message):
@@ -434,15 +438,19 @@ class EvDeal(Message):
     game_no: int
     game_id: int
     first_drawer: Seat
-    first_drawer_by: Literal["flip", "previous_first"] = Field(description="R8")
-    commitment: str = Field(description="sha256 hex of salt:deck, published before the first action")
+    first_drawer_by: FirstDrawerBy = Field(description="R8")
+    commitment: str = Field(
+        description="SHA-256 (hex) of the statement of the deal and seating (Fair deal), before any action"
+    )
 
 
 class EvPlay(Message):
+    """A play: ``play`` lists its cards, spelled as in views (``trick``, ``current``, ``history``)
+    and records (``actions``); the view sent with the event names its combination (``kind``)."""
+
     kind: Literal["play"]
     seat: Seat
-    cards: list[CardCode]
-    combo: str
+    play: list[CardCode]
     by: By
 
 
@@ -455,7 +463,7 @@ class EvPass(Message):
 class EvEscape(Message):
     kind: Literal["escape"]
     seat: Seat
-    reason: Literal["left", "grace"]
+    reason: LeaveReason
 
 
 class EvAutoplay(Message):
@@ -485,7 +493,7 @@ class EvTableFinished(Message):
     totals: list[int]
 
 
-TableEvent = Annotated[
+AnyEvent = (
     EvTableCreated
     | EvSeatTaken
     | EvSeatLeft
@@ -499,9 +507,15 @@ TableEvent = Annotated[
     | EvAutoplay
     | EvPresence
     | EvGameOver
-    | EvTableFinished,
-    Field(discriminator="kind"),
-]
+    | EvTableFinished
+)
+"""Any table event (the models above)."""
+TableEvent = Annotated[AnyEvent, Field(discriminator="kind")]
+
+
+class SeatRef(Message):
+    table: TableId
+    seat: Seat
 
 
 class Welcome(Message):
@@ -510,16 +524,37 @@ class Welcome(Message):
     type: Literal["welcome"]
     protocol: int
     account: Account
-    seats: list[dict[str, Any]] = Field(description='[{"table": id, "seat": n}...]: rejoin with watch')
+    seats: list[SeatRef] = Field(description="the tables where you hold a seat: rejoin each with watch")
+
+
+class LobbyData(Message):
+    """What ``list_tables`` answers: one page of the lobby."""
+
+    tables: list[TableSummary]
+    total: int = Field(0, description="tables matching the filters, on every page")
+    offset: int = 0
+    limit: int = 50
+
+
+class TableData(Message):
+    """What ``create_table`` answers."""
+
+    table: TableSummary
+
+
+class SeatData(Message):
+    """What ``watch`` and ``sit`` answer: your seat at the table, or null."""
+
+    seat: Seat | None
 
 
 class Ack(Message):
-    """The request ``id`` succeeded. ``seq``: the last event it produced, if any."""
+    """The request ``id`` succeeded. ``seq``: the table's last event when it was done, if any."""
 
     type: Literal["ack"]
     id: str
     seq: int | None = None
-    data: dict[str, Any] | None = None
+    data: LobbyData | TableData | SeatData | None = None
 
 
 class Error(Message):
@@ -560,6 +595,80 @@ ServerMessage = Annotated[Welcome | Ack | Error | Event | Snapshot, Field(discri
 
 CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
+
+
+EVENT_ADAPTER: TypeAdapter[AnyEvent] = TypeAdapter(TableEvent)
+"""Reads a stored event (its JSON) back into its model."""
+
+
+# ---- frames: every server message as sent, built from the models above ------------------------------
+#
+# A table event goes to many recipients with a different view for each seat. So that nothing is
+# serialized twice, an event's frame is assembled from parts that the models serialized once each:
+# the event (once), the table state (once, without ``you``), and each seat's view (once per seat).
+# ``tests/server/test_protocol_frames.py`` checks that every assembled frame is exactly what the
+# message model serializes to.
+
+
+def event_json(event: AnyEvent) -> str:
+    """An event as stored and sent."""
+    return event.model_dump_json()
+
+
+def view_json(view: GameView | None) -> str:
+    """A seat's view as sent: the engine's keys exactly (optional ones it left out stay out)."""
+    return "null" if view is None else view.model_dump_json(by_alias=True, exclude_unset=True)
+
+
+class StateJson:
+    """A table state serialized once; :meth:`for_seat` adds each recipient's ``you``.
+
+    >>> settings = TableSettings()
+    >>> state = TableState(id="t", name="", private=False, code=None, creator="a", settings=settings,
+    ...     status="waiting", seats=[], totals=[0, 0, 0, 0], games_played=0, game_no=0, game_id=None,
+    ...     deadline=None, commitment=None, flip=None, you=None)
+    >>> StateJson(state).for_seat(2)[-8:]
+    '"you":2}'
+    """
+
+    __slots__ = ("_head",)
+
+    def __init__(self, state: TableState) -> None:
+        self._head = state.model_dump_json(exclude={"you"})[:-1]  # ``you`` is the model's last field
+
+    def for_seat(self, you: int | None) -> str:
+        return f'{self._head},"you":{"null" if you is None else you}}}'
+
+
+def event_frame(
+    table: str, seq: int, time: float, event: str, view: str, state: str, replay: bool = False
+) -> str:
+    """An :class:`Event` message from its serialized parts (see :func:`event_json`, :func:`view_json`,
+    :class:`StateJson`)."""
+    return (
+        f'{{"type":"event","table":{json.dumps(table, ensure_ascii=False)},"seq":{seq},"time":{time!r},'
+        f'"replay":{"true" if replay else "false"},"event":{event},"view":{view},"state":{state}}}'
+    )
+
+
+def snapshot_frame(table: str, seq: int, view: str, state: str) -> str:
+    """A :class:`Snapshot` message from its serialized parts."""
+    name = json.dumps(table, ensure_ascii=False)
+    return f'{{"type":"snapshot","table":{name},"seq":{seq},"view":{view},"state":{state}}}'
+
+
+def ack_frame(
+    request_id: str, seq: int | None = None, data: LobbyData | TableData | SeatData | None = None
+) -> str:
+    return Ack(type="ack", id=request_id, seq=seq, data=data).model_dump_json()
+
+
+def error_frame(request_id: str | None, code: ErrorCode, message: str, rule: str | None = None) -> str:
+    return Error(type="error", id=request_id, code=code, rule=rule, message=message).model_dump_json()
+
+
+def welcome_frame(account: Account, seats: list[SeatRef]) -> str:
+    return Welcome(type="welcome", protocol=PROTOCOL_VERSION, account=account, seats=seats).model_dump_json()
 
 
 def parse_client_message(data: Any) -> Message:

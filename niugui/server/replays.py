@@ -71,13 +71,21 @@ class ReplayProblem(Exception):
 
 
 def parse_record(body: bytes) -> Any:
-    """The JSON value of a request body (any JSON; the record checks come after)."""
+    """The JSON value of a request body (any JSON; the record checks come after).
+
+    Its strings must be Unicode text: JSON's escapes can spell a lone UTF-16 surrogate (``"\\ud800"``),
+    which no answer can carry back (UTF-8), so it is refused here.
+    """
     try:
-        return json.loads(body)
+        value = json.loads(body)
+        json.dumps(value, ensure_ascii=False).encode()
     except RecursionError:
         raise ReplayProblem("bad_json", "the JSON is nested too deeply") from None
+    except UnicodeEncodeError:
+        raise ReplayProblem("bad_json", "not Unicode text: a string holds a lone surrogate") from None
     except ValueError as error:  # JSONDecodeError, bad UTF-8, an integer too long to read
         raise ReplayProblem("bad_json", f"not valid JSON: {error}") from None
+    return value
 
 
 def replay_of_record(record: Any) -> dict[str, Any]:

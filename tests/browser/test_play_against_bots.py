@@ -44,6 +44,13 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
     page.click("[data-action=fill-bots]")
     page.wait_for_selector(".hand [data-card]")
     assert page.locator(".hand [data-card]").count() in (13, 14)  # R9
+    # 翻牌 (R8) picked the first drawer: the page names that seat, as the table state's `flip` says.
+    flip = page.locator("[data-role=flip]").first
+    seat = flip.get_attribute("data-seat")
+    assert seat in ("0", "1", "2", "3"), seat
+    where = f".seat[data-seat='{seat}'] .name, .me-bar[data-seat='{seat}'] .name"
+    name = page.inner_text(where).split(" (")[0]
+    assert name in flip.inner_text(), (name, flip.inner_text())
 
     # The rules at a glance, one tap away.
     page.click("[data-action=help]")

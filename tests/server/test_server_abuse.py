@@ -174,7 +174,8 @@ def test_http_health_metrics_and_accounts(shared_server: Server) -> None:
     me = httpx.get(url + "/api/me", headers={"Authorization": f"Bearer {login['token']}"}).json()
     assert me == {"id": guest["account"]["id"], "nickname": "临时", "username": "mingming"}
     assert httpx.get(url + "/api/me").status_code == 401
-    assert httpx.get(url + "/api/games/999999/record").status_code == 404
+    for missing in (999999, 0, -1, 2**63, 10**30):  # ids no database integer holds are no game, not a 500
+        assert httpx.get(f"{url}/api/games/{missing}/record").status_code == 404, missing
 
 
 json_values = st.recursive(

@@ -86,7 +86,7 @@ def assert_no_leak(
         if event.get("kind") == "deal":
             played, current = set(), event["game_id"]
         if event.get("kind") == "play":
-            played |= set(event["cards"])
+            played |= set(event["play"])
         if current is None or event.get("kind") == "game_over" or (message["view"] or {}).get("over"):
             current = None if event.get("kind") == "game_over" else current
             continue
@@ -160,7 +160,7 @@ def test_the_leak_check_catches_a_leak() -> None:
         assert "S4" in str(error)
     else:
         raise AssertionError("the leak of S4 went unnoticed")
-    played = dict(base, event={"kind": "play", "seat": 3, "cards": ["S4"]}, view={"hand": ["D4"]})
+    played = dict(base, event={"kind": "play", "seat": 3, "play": ["S4"]}, view={"hand": ["D4"]})
     assert assert_no_leak([deal, played, leaking], 0, {7: hands}) == 3
 
 

@@ -220,7 +220,7 @@ def test_a_server_killed_mid_game_resumes_every_table(tmp_path: Path) -> None:
         assert over["totals"] == [a + b for a, b in zip(first, over["result"]["scores"], strict=True)]
         record = server.get(f"/api/games/{over['game_id']}/record")
         played = [
-            {"seat": e["seat"], "play": e["cards"]}
+            {"seat": e["seat"], "play": e["play"]}
             if e["kind"] == "play"
             else {"seat": e["seat"], "pass": True}
             for e in actions_before

@@ -1,7 +1,7 @@
 """Sessions expire and can be revoked: when each was last used, and an index to end all of an account's.
 
-Revision ID: 0002_sessions
-Revises: 0001
+Revision ID: 0003
+Revises: 0002
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0002_sessions"
-down_revision: str | None = "0001"
+revision = "0003"
+down_revision: str | None = "0002"
 branch_labels = None
 depends_on = None
 
