@@ -738,25 +738,21 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
             )
             return f'{{"type":"ack","id":{json.dumps(request_id)},"seq":null,"data":{page}}}'
         if isinstance(message, CreateTable):
-            account = made_by_account.get(connection.account_id)
-            address = made_by_address.get(connection.address) if connection.address else None
-            if not account.can_take() or (address is not None and not address.can_take()):
+            if message.settings.bot_level == "search":
+                check_search_cap(connection, None)
+            # Taken now, not when the table exists: requests in flight at once must not all pass.
+            if not take_all(table_buckets(connection)):
                 metrics.limited.labels("tables").inc()
                 raise Fault(
                     "rate_limited",
                     f"at most {limits.tables_per_account_hour:g} new tables per hour; use one you have",
                 )
-            if message.settings.bot_level == "search":
-                check_search_cap(connection, None)
         elif isinstance(message, UpdateSettings) and message.settings.bot_level == "search":
             check_search_cap(connection, message.table)
-        elif isinstance(message, Watch | Sit):
-            mine = [guesses.get(connection.account_id)]
-            if connection.address:
-                mine.append(address_guesses.get(connection.address))
-            if not all(b.can_take() for b in mine):
-                metrics.limited.labels("guesses").inc()
-                raise Fault("rate_limited", "too many wrong table ids or join codes; wait a minute")
+        elif isinstance(message, Watch | Sit) and not take_all(guess_buckets(connection)):
+            # taken as if it were wrong, given back when it was right (so guesses in flight count)
+            metrics.limited.labels("guesses").inc()
+            raise Fault("rate_limited", "too many wrong table ids or join codes; wait a minute")
         return None
 
     def check_search_cap(connection: Connection, changing: str | None) -> None:
@@ -777,20 +773,41 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
                 "at a time; choose another bot_level or finish one",
             )
 
+    def table_buckets(connection: Connection) -> list[TokenBucket]:
+        mine = [made_by_account.get(connection.account_id)]
+        if connection.address:
+            mine.append(made_by_address.get(connection.address))
+        return mine
+
+    def guess_buckets(connection: Connection) -> list[TokenBucket]:
+        mine = [guesses.get(connection.account_id)]
+        if connection.address:
+            mine.append(address_guesses.get(connection.address))
+        return mine
+
+    def take_all(buckets: list[TokenBucket]) -> bool:
+        if not all(b.can_take() for b in buckets):
+            return False
+        for b in buckets:
+            b.take()
+        return True
+
     def after_success(connection: Connection, message: Message, answer: Answer) -> None:
-        if isinstance(message, CreateTable):
-            made_by_account.take(connection.account_id)
-            if connection.address:
-                made_by_address.take(connection.address)
-                table_id = getattr(getattr(answer.data, "table", None), "id", None)
-                if isinstance(table_id, str):
-                    table_address[table_id] = connection.address
+        if isinstance(message, Watch | Sit):
+            for b in guess_buckets(connection):
+                b.give_back()
+        if isinstance(message, CreateTable) and connection.address:
+            table_id = getattr(getattr(answer.data, "table", None), "id", None)
+            if isinstance(table_id, str):
+                table_address[table_id] = connection.address
 
     def after_fault(connection: Connection, message: Message, fault: Fault) -> None:
-        if isinstance(message, Watch | Sit) and fault.code == "not_found":  # a wrong id or join code
-            guesses.take(connection.account_id)
-            if connection.address:
-                address_guesses.take(connection.address)
+        if isinstance(message, Watch | Sit) and fault.code != "not_found":  # refused, but not a guess
+            for b in guess_buckets(connection):
+                b.give_back()
+        if isinstance(message, CreateTable):  # no table was made
+            for b in table_buckets(connection):
+                b.give_back()
 
     static = config.static_dir or Path(__file__).resolve().parents[1] / "web" / "static"
     if static.is_dir():

@@ -40,6 +40,10 @@ class TokenBucket:
             return True
         return False
 
+    def give_back(self) -> None:
+        """Return a token taken for something that did not happen after all."""
+        self.tokens = min(self.burst, self.tokens + 1.0)
+
     def can_take(self) -> bool:
         """Whether :meth:`take` would succeed now (takes nothing)."""
         self._refill()

@@ -200,3 +200,19 @@ def test_finished_tables_leave_memory_and_abandoned_ones_are_closed(tmp_path: Pa
     row = store.table_row(abandoned)
     store.close()
     assert row is not None and row["status"] == "finished"  # so a restart does not rebuild it
+
+
+def test_creations_in_flight_at_once_do_not_overshoot_the_cap(tmp_path: Path) -> None:
+    """Tables are created after their first event is stored (asynchronously): ten requests sent at
+    once must not all pass a check made before any of them is done."""
+    server = Server(tmp_path / "data", "--limit", "tables_per_account_hour=3").start()
+    try:
+        eve = Player(server, "burst")
+        for n in range(10):
+            eve.send_raw(json.dumps({"type": "create_table", "id": f"c{n}"}))
+        answers = [eve.wait(lambda m: m["type"] in ("ack", "error")) for _ in range(10)]
+        assert [a["type"] for a in answers].count("ack") == 3, answers
+        assert {a.get("code") for a in answers if a["type"] == "error"} == {"rate_limited"}
+        eve.close()
+    finally:
+        server.stop()
