@@ -145,16 +145,20 @@ class Seat(asyncio.Protocol):
 
     async def open(self, port: int) -> None:
         loop = asyncio.get_running_loop()
-        welcome = loop.create_task(self.wait_for("welcome"))  # it may come with the upgrade itself
+        welcome = loop.create_task(self.wait_for("welcome"))  # the answer to auth
         await loop.create_connection(lambda: self, "127.0.0.1", port)
         await self.upgraded
+        assert self.transport is not None  # protocol 2: the token goes in the first message, not the URL
+        self.transport.write(
+            client_frame(json.dumps({"type": "auth", "id": "auth", "token": self.token}).encode())
+        )
         await welcome
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio's classes
         key = base64.b64encode(os.urandom(16)).decode()
         transport.write(
-            f"GET /ws?token={self.token} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
         )
 
@@ -292,6 +296,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         str(data),
         "--rate-limit",
         "100",
+        "--exempt",  # every client is on loopback: per-address fair-use limits would count them as one
+        "127.0.0.1",
         "--log-level",
         "warning",
         *args.server_args,

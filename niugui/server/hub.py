@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from . import logs
 from .config import Config
@@ -172,13 +172,20 @@ class Hub:
         if isinstance(message, CreateTable):
             self.create_table(client, message.settings, reply)
             return
-        table = self._table(getattr(message, "table"))  # noqa: B009 - every other message names a table
+        table_ref: str = getattr(message, "table")  # noqa: B009 - every other message names a table
+        # Only watch and sit, which check the code, may name a table by its join code; to anyone else
+        # a private table answers every other request as if it did not exist (no oracle for codes).
+        table = self._table(table_ref, by_code=isinstance(message, Watch | Sit))
+        if not isinstance(message, Watch | Sit) and not self._member(client, table):
+            raise Fault("not_found", f"no table {table_ref!r}, or not with that join code")
+        # a table named by its join code alone was named with its code
+        named = table_ref if table.state.code is not None and table_ref == table.state.code else None
         if isinstance(message, Watch):
-            self._check_code(client, table, message.code)
+            self._check_code(client, table, message.code or named)
             self.clients.setdefault(client, set()).add(table.id)
             table.subscribe(client, message.last_seq, reply)
         elif isinstance(message, Sit):
-            self._check_code(client, table, message.code)
+            self._check_code(client, table, message.code or named)
             self.clients.setdefault(client, set()).add(table.id)
             table.sit(client, message.seat, reply)
         elif isinstance(message, Stand):
@@ -233,16 +240,26 @@ class Hub:
         table.create(settings, created)
         return table
 
-    def _table(self, table_id: str) -> Table:
+    def _table(self, table_id: str, by_code: bool = False) -> Table:
         table = self.tables.get(table_id)
-        if table is None:  # a private table may be named by its join code alone ("join by code")
+        if table is None and by_code:  # a private table may be named by its join code ("join by code")
             table = next(
                 (t for t in self.tables.values() if t.state.code is not None and t.state.code == table_id),
                 None,
             )
         if table is None:
-            raise Fault("not_found", f"no table {table_id!r}")
+            raise Fault("not_found", f"no table {table_id!r}, or not with that join code")
         return table
+
+    def _member(self, client: Client, table: Table) -> bool:
+        """Public table, or its creator, a seated player, or a subscriber who gave the code."""
+        state = table.state
+        return (
+            not state.settings.private
+            or client.account_id == state.creator
+            or state.seat_of(client.account_id) is not None
+            or table.id in self.clients.get(client, ())
+        )
 
     def _check_code(self, client: Client, table: Table, code: str | None) -> None:
         state = table.state
@@ -251,7 +268,38 @@ class Hub:
         if state.seat_of(client.account_id) is not None:
             return
         if code is None or not secrets.compare_digest(code, state.code or ""):
-            raise Fault("not_found", f"no table {table.id!r} with that join code")
+            raise Fault("not_found", f"no table {table.id!r}, or not with that join code")
+
+    # ---- hooks of the transport's fair-use limits and expiry (niugui/server/app.py, expiry.py) ---------
+
+    def open_tables(self) -> Iterator[tuple[str, str, str]]:
+        """(table id, creator, bot level) of every table in memory that is not finished."""
+        for t in self.tables.values():
+            if t.state.status != "finished":
+                yield t.id, t.state.creator, t.state.settings.bot_level
+
+    def activity(self) -> Iterator[tuple[str, str, float, int]]:
+        """(table id, status, time of its last event, connections subscribed) of every table."""
+        for t in list(self.tables.values()):
+            yield t.id, t.state.status, t.state.time, len(t.fanout.subscribers)
+
+    def close_abandoned(self, table_id: str) -> None:
+        """End an abandoned table (not in play): it is ``finished``, so not rebuilt at a restart."""
+        table = self.tables[table_id]
+        if table.state.status not in ("waiting", "between"):
+            raise Fault("bad_state", f"the table is {table.state.status}")
+        table.finish()
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table from memory (its events, games and ledger stay in the store)."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        table.close()
+        for client in list(table.fanout.subscribers):
+            self.clients.get(client, set()).discard(table_id)
+        table.fanout.subscribers.clear()
+        self.metrics.tables.set(len(self.tables))
 
 
 def stored_events(store: Store) -> Callable[[str, int], list[Sent]]:

@@ -20,6 +20,17 @@ class Metrics:
         )
         self.sent = Counter("niugui_messages_sent_total", "server messages sent", registry=r)
         self.games = Counter("niugui_games_finished_total", "games finished", ["outcome"], registry=r)
+        self.limited = Counter(
+            "niugui_limited_total",
+            "requests refused by a fair-use limit (docs/security.md)",
+            ["what"],
+            registry=r,
+        )
+        self.slow_dropped = Counter(
+            "niugui_slow_clients_dropped_total",
+            "connections cut for not reading what they were sent",
+            registry=r,
+        )
         self.handle_seconds = Histogram(
             "niugui_handle_seconds",
             "time to handle a client message (store and broadcast included)",

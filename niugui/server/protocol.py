@@ -17,21 +17,40 @@ import json
 import sys
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
 from pydantic_core import to_json
 
 from niugui.game import SeatView
 
 PROTOCOL_VERSION = 2
-"""2: a play event names its cards ``play`` (as views and records do) and no longer repeats the
-combination's kind (the view sent with it has it); ``welcome.seats`` and ``ack.data`` are typed."""
+"""2: a connection authenticates with its first message (``auth``), not a token in the URL; a play
+event names its cards ``play`` (as views and records do) and no longer repeats the combination's kind
+(the view sent with it has it); ``welcome.seats`` and ``ack.data`` are typed."""
 MAX_FRAME_BYTES = 16 * 1024
 """Frames larger than this are refused (``error`` with code ``frame_too_large``)."""
 
-ClientId = Annotated[str, Field(min_length=1, max_length=64, description="the client's id for this request")]
-TableId = Annotated[str, Field(min_length=1, max_length=32, description="a table's id")]
+
+def _no_lone_surrogates(text: str) -> str:
+    """Refuse text that is not Unicode (a lone UTF-16 surrogate, e.g. from ``"\\ud800"``).
+
+    >>> _no_lone_surrogates("牛鬼 ok")
+    '牛鬼 ok'
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("not valid Unicode text (a lone surrogate)") from None
+    return text
+
+
+Text = Annotated[str, AfterValidator(_no_lone_surrogates)]
+"""A string in a request: strict (never coerced from a number) and valid Unicode."""
+ClientId = Annotated[Text, Field(min_length=1, max_length=64, description="the client's id for this request")]
+TableId = Annotated[Text, Field(min_length=1, max_length=32, description="a table's id")]
 Seat = Annotated[int, Field(ge=0, le=3, description="a seat 0..3; play goes 0→1→2→3→0 (R7)")]
-CardCode = Annotated[str, Field(min_length=1, max_length=8, description="a card code of R6, e.g. S3, HT, BJ")]
+CardCode = Annotated[
+    Text, Field(min_length=1, max_length=8, description="a card code of R6, e.g. S3, HT, BJ")
+]
 BotLevel = Literal["random", "basic", "expert", "search"]
 By = Literal["player", "bot", "autoplay", "timeout"]
 LeaveReason = Literal["left", "grace"]
@@ -63,31 +82,56 @@ class Message(BaseModel):
 # ---- client → server --------------------------------------------------------------------------
 
 
-class TableSettings(Message):
+class Request(Message):
+    """A client's message or request body: unknown fields refused, and no coercion (``"20"`` is not
+    a number, ``true`` is not a seat)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class TableSettings(Request):
     """A table's settings, chosen by its creator (changeable between games)."""
 
-    name: str = Field("", max_length=40, description="shown in the lobby")
+    name: Text = Field("", max_length=40, description="shown in the lobby")
     private: bool = Field(False, description="private tables are not listed; joining needs the code")
     turn_seconds: float = Field(20.0, ge=0.5, le=600, description="turn timer; on expiry 托管 plays")
     bot_level: BotLevel = Field("expert", description="the bot that fills empty seats")
     games: int | None = Field(None, ge=1, le=1000, description="games to play; null: endless")
 
 
-class Ping(Message):
+class Auth(Request):
+    """The first message on a connection: your session token (never in the URL, where logs and
+    proxies keep it). Answered by ``welcome``, or by an ``error`` (``forbidden``) and close 4401."""
+
+    type: Literal["auth"]
+    id: ClientId
+    token: Text = Field(min_length=1, max_length=128)
+
+
+class Ping(Request):
     """Check the connection; answered by an ack."""
 
     type: Literal["ping"]
     id: ClientId
 
 
-class ListTables(Message):
-    """The lobby: ack data ``{"tables": [TableSummary...]}`` (public tables not finished)."""
+LobbyStatus = Literal["waiting", "playing", "between"]
+
+
+class ListTables(Request):
+    """The lobby, a page at a time: ack data ``{"tables": [TableSummary...], "total", "offset",
+    "limit"}`` — public tables not finished that match every filter given, ``total`` of them."""
 
     type: Literal["list_tables"]
     id: ClientId
+    offset: int = Field(0, ge=0, le=1_000_000)
+    limit: int = Field(50, ge=1, le=100)
+    status: LobbyStatus | None = None
+    free_seats: int | None = Field(None, ge=0, le=4, description="at least this many empty seats")
+    bot_level: BotLevel | None = None
 
 
-class CreateTable(Message):
+class CreateTable(Request):
     """Create a table; ack data ``{"table": TableSummary}`` (with ``code`` for a private table).
     The creator is subscribed to the table (as with ``watch``) but does not sit."""
 
@@ -96,7 +140,7 @@ class CreateTable(Message):
     settings: TableSettings = TableSettings()
 
 
-class Watch(Message):
+class Watch(Request):
     """Subscribe to a table's events (as a spectator, or in your own seat if you hold one).
 
     Reconnecting: send ``last_seq``, the last event seq you saw; the server replays the events
@@ -107,11 +151,11 @@ class Watch(Message):
     type: Literal["watch"]
     id: ClientId
     table: TableId
-    code: str | None = Field(None, max_length=16, description="join code of a private table")
+    code: Text | None = Field(None, max_length=16, description="join code of a private table")
     last_seq: int | None = Field(None, ge=0)
 
 
-class Sit(Message):
+class Sit(Request):
     """Take a seat (a free one when ``seat`` is null). Also subscribes you to the table.
     When four seats are taken and every human is ready the game starts (sitting makes you ready)."""
 
@@ -119,10 +163,10 @@ class Sit(Message):
     id: ClientId
     table: TableId
     seat: Seat | None = None
-    code: str | None = Field(None, max_length=16)
+    code: Text | None = Field(None, max_length=16)
 
 
-class Stand(Message):
+class Stand(Request):
     """Give up your seat. During a game, while you still hold cards, this is an escape (R35, −9)."""
 
     type: Literal["stand"]
@@ -130,7 +174,7 @@ class Stand(Message):
     table: TableId
 
 
-class Leave(Message):
+class Leave(Request):
     """Stand (if seated; see ``stand``) and stop receiving the table's events."""
 
     type: Literal["leave"]
@@ -138,7 +182,7 @@ class Leave(Message):
     table: TableId
 
 
-class Ready(Message):
+class Ready(Request):
     """Ready for the next game; it starts when all four seats are taken and every human is ready."""
 
     type: Literal["ready"]
@@ -146,7 +190,7 @@ class Ready(Message):
     table: TableId
 
 
-class Play(Message):
+class Play(Request):
     """Play cards (出牌) in your seat; refused with the rule it breaks (``illegal_move``)."""
 
     type: Literal["play"]
@@ -155,7 +199,7 @@ class Play(Message):
     cards: list[CardCode] = Field(min_length=1, max_length=14)
 
 
-class Pass(Message):
+class Pass(Request):
     """Pass (过门); not allowed on a free lead (R27)."""
 
     type: Literal["pass"]
@@ -163,7 +207,7 @@ class Pass(Message):
     table: TableId
 
 
-class Autoplay(Message):
+class Autoplay(Request):
     """Turn 托管 on or off for your seat (any action of yours also turns it off)."""
 
     type: Literal["autoplay"]
@@ -172,7 +216,7 @@ class Autoplay(Message):
     on: bool
 
 
-class FillBots(Message):
+class FillBots(Request):
     """Creator only: bots (of the table's ``bot_level``) take every empty seat."""
 
     type: Literal["fill_bots"]
@@ -180,7 +224,7 @@ class FillBots(Message):
     table: TableId
 
 
-class UpdateSettings(Message):
+class UpdateSettings(Request):
     """Creator only, not during a game: replace the table's settings."""
 
     type: Literal["update_settings"]
@@ -190,7 +234,8 @@ class UpdateSettings(Message):
 
 
 ClientMessage = Annotated[
-    Ping
+    Auth
+    | Ping
     | ListTables
     | CreateTable
     | Watch
@@ -208,6 +253,7 @@ ClientMessage = Annotated[
 CLIENT_TYPES: dict[str, type[Message]] = {
     cls.model_fields["type"].annotation.__args__[0]: cls  # type: ignore[union-attr]
     for cls in (
+        Auth,
         Ping,
         ListTables,
         CreateTable,
@@ -485,9 +531,12 @@ class Welcome(Message):
 
 
 class LobbyData(Message):
-    """What ``list_tables`` answers."""
+    """What ``list_tables`` answers: one page of the lobby."""
 
     tables: list[TableSummary]
+    total: int = Field(0, description="tables matching the filters, on every page")
+    offset: int = 0
+    limit: int = 50
 
 
 class TableData(Message):
@@ -654,23 +703,29 @@ def parse_client_message(data: Any) -> Message:
 # ---- HTTP bodies ------------------------------------------------------------------------------
 
 
-class GuestRequest(Message):
-    nickname: str = Field(min_length=1, max_length=24)
+class GuestRequest(Request):
+    nickname: Text = Field(min_length=1, max_length=24)
 
 
-class RegisterRequest(Message):
-    username: str = Field(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
-    password: str = Field(min_length=8, max_length=256)
-    nickname: str | None = Field(None, min_length=1, max_length=24)
+class RegisterRequest(Request):
+    username: Text = Field(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
+    password: Text = Field(min_length=8, max_length=256)
+    nickname: Text | None = Field(None, min_length=1, max_length=24)
 
 
-class LoginRequest(Message):
-    username: str = Field(min_length=1, max_length=32)
-    password: str = Field(min_length=1, max_length=256)
+class LoginRequest(Request):
+    username: Text = Field(min_length=1, max_length=32)
+    password: Text = Field(min_length=1, max_length=256)
+
+
+class LogoutRequest(Request):
+    everywhere: bool = Field(False, description="end every session of the account, not only this one")
 
 
 class SessionResponse(Message):
-    token: str = Field(description="send as ?token= on /ws, or Authorization: Bearer on HTTP")
+    token: str = Field(
+        description="send in the first message on /ws (auth), or Authorization: Bearer on HTTP"
+    )
     account: Account
 
 
@@ -735,6 +790,7 @@ def schemas_markdown() -> str:
                 "GuestRequest": GuestRequest.model_json_schema(),
                 "RegisterRequest": RegisterRequest.model_json_schema(),
                 "LoginRequest": LoginRequest.model_json_schema(),
+                "LogoutRequest": LogoutRequest.model_json_schema(),
                 "SessionResponse": SessionResponse.model_json_schema(),
                 "Replay": Replay.model_json_schema(by_alias=True),
                 "ReplayError": ReplayError.model_json_schema(),

@@ -35,8 +35,10 @@ sessions = sa.Table(
     "sessions",
     metadata,
     sa.Column("token_hash", sa.String(64), primary_key=True),
-    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False, index=True),
     sa.Column("created_at", sa.Float, nullable=False),
+    # a session expires Limits.session_days after this (refreshed at most hourly as it is used)
+    sa.Column("last_used_at", sa.Float, nullable=True),
 )
 tables = sa.Table(
     "tables",
@@ -206,23 +208,63 @@ class Store:
         now = time.time()
         with self._tx() as c:
             c.execute(accounts.insert().values(id=account_id, nickname=nickname, created_at=now))
-            c.execute(sessions.insert().values(token_hash=token_hash, account_id=account_id, created_at=now))
+            c.execute(
+                sessions.insert().values(
+                    token_hash=token_hash, account_id=account_id, created_at=now, last_used_at=now
+                )
+            )
         return AccountRow(account_id, nickname, None)
 
     def add_session(self, account_id: str, token_hash: str) -> None:
+        now = time.time()
         with self._tx() as c:
             c.execute(
-                sessions.insert().values(token_hash=token_hash, account_id=account_id, created_at=time.time())
+                sessions.insert().values(
+                    token_hash=token_hash, account_id=account_id, created_at=now, last_used_at=now
+                )
             )
 
-    def account_by_token_hash(self, token_hash: str) -> AccountRow | None:
+    def account_by_token_hash(self, token_hash: str, max_age: float | None = None) -> AccountRow | None:
+        """The account of a session that has not expired (unused for ``max_age`` seconds); using it
+        refreshes it (written at most once an hour, so a busy session costs no write per request)."""
+        now = time.time()
         with self._tx() as c:
             row = c.execute(
-                sa.select(accounts.c.id, accounts.c.nickname, accounts.c.username)
+                sa.select(accounts.c.id, accounts.c.nickname, accounts.c.username, sessions.c.last_used_at)
                 .join(sessions, sessions.c.account_id == accounts.c.id)
                 .where(sessions.c.token_hash == token_hash)
             ).first()
-        return None if row is None else AccountRow(row.id, row.nickname, row.username)
+            if row is None:
+                return None
+            used = row.last_used_at or 0.0
+            if max_age is not None and used < now - max_age:
+                c.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
+                return None
+            if now - used > 3600:
+                c.execute(
+                    sessions.update().where(sessions.c.token_hash == token_hash).values(last_used_at=now)
+                )
+        return AccountRow(row.id, row.nickname, row.username)
+
+    def end_session(self, token_hash: str) -> str | None:
+        """Revoke one session (log out); the account it belonged to, if it existed."""
+        with self._tx() as c:
+            account = c.execute(
+                sa.select(sessions.c.account_id).where(sessions.c.token_hash == token_hash)
+            ).scalar()
+            c.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
+        return None if account is None else str(account)
+
+    def end_sessions(self, account_id: str) -> int:
+        """Revoke every session of an account ("sign out everywhere"); how many there were."""
+        with self._tx() as c:
+            return c.execute(sessions.delete().where(sessions.c.account_id == account_id)).rowcount or 0
+
+    def purge_sessions(self, max_age: float) -> int:
+        """Delete sessions unused for ``max_age`` seconds."""
+        with self._tx() as c:
+            expired = sessions.c.last_used_at < time.time() - max_age
+            return c.execute(sessions.delete().where(expired)).rowcount or 0
 
     def credentials(self, username: str) -> tuple[AccountRow, str] | None:
         with self._tx() as c:
@@ -324,7 +366,9 @@ class Store:
                 for r in c.execute(query)
             ]
 
-    def history(self, account_id: str, limit: int = 50) -> list[dict[str, Any]]:
+    def history(self, account_id: str, limit: int = 50, viewer: str | None = None) -> list[dict[str, Any]]:
+        """An account's games, newest first, as ``viewer`` may see them: games at a private table
+        only when the viewer is that account or played at that table too."""
         query = (
             sa.select(
                 ledger.c.game_id,
@@ -340,6 +384,13 @@ class Store:
             .order_by(ledger.c.id.desc())
             .limit(limit)
         )
+        if viewer != account_id:
+            mine = ledger.alias("mine")
+            private = sa.select(tables.c.id).where(tables.c.code.is_not(None))
+            shared = sa.select(mine.c.table_id).where(
+                mine.c.account_id == viewer, mine.c.account_id.is_not(None)
+            )
+            query = query.where(sa.or_(ledger.c.table_id.not_in(private), ledger.c.table_id.in_(shared)))
         with self._tx() as c:
             return [
                 {

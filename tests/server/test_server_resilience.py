@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -235,7 +236,8 @@ def test_a_connection_without_a_valid_token_is_refused(shared_server: Server, to
     from websockets.exceptions import ConnectionClosed
     from websockets.sync.client import connect
 
-    with connect(f"ws://127.0.0.1:{shared_server.port}/ws?token={token}") as ws:
+    with connect(f"ws://127.0.0.1:{shared_server.port}/ws") as ws:
+        ws.send(json.dumps({"type": "auth", "id": "a", "token": token}))
         assert '"forbidden"' in str(ws.recv(timeout=WAIT))
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=WAIT)

@@ -29,6 +29,7 @@ from ..protocol import (
     EvGameOver,
     EvSeatLeft,
     EvTableCreated,
+    EvTableFinished,
     LeaveReason,
     LobbyData,
     SeatData,
@@ -212,6 +213,17 @@ class Table:
     def carry_on(self, reply: Reply = no_reply) -> None:
         """Go on from a rebuilt state (a game whose end was not stored is finished now)."""
         self._submit(Outcome, reply)
+
+    def finish(self, reply: Reply = no_reply) -> None:
+        """End the table between games or before the first (an abandoned table: see expiry.py)."""
+
+        def job() -> Outcome:
+            if self.state.status not in ("waiting", "between"):
+                raise Fault("bad_state", f"the table is {self.state.status}")
+            totals = list(self.state.series.totals)
+            return Outcome([Step(EvTableFinished(kind="table_finished", totals=totals))])
+
+        self._submit(job, reply)
 
     def close(self) -> None:
         """Stop: timers off, and every waiting request refused (the table was replaced or dropped)."""
