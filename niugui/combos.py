@@ -64,6 +64,12 @@ WINDOW_OF_RANKS: dict[int, int] = {sum(1 << r for r in w): i for i, w in enumera
 FLUSH_RANK = tuple((r + 2) if r < 10 else {10: 12, 11: 0, 12: 1}[r] for r in range(13))
 """Rank index → its order inside a flush (R4: 2 low … A high)."""
 
+_RANK_LOW_BITS = sum(1 << (4 * r) for r in range(13))
+"""The lowest bit of each rank's nibble: ``mask`` folded onto it says which ranks ``mask`` holds."""
+_WINDOW_OF_FOLDED: dict[int, int] = {sum(1 << (4 * r) for r in w): i for i, w in enumerate(WINDOWS)}
+"""A folded set of ranks (one bit per rank nibble) → the index of the window it forms (R4)."""
+_SUIT_MASKS = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
+
 
 class Combo:
     """A playable combination: its cards (as a mask), kind, group and value.
@@ -155,24 +161,27 @@ def classify_mask(mask: int) -> Combo | None:
         if rest == 15 << (4 * rank):
             return Combo(mask, FOUR_PLUS_ONE, FIVE, 3 * CLASS_SPAN + rank)
         return None
-    counts = [(mask >> (4 * r) & 15).bit_count() for r in range(13)]
-    shape = sorted((n for n in counts if n), reverse=True)
-    if shape == [4, 1]:
-        return Combo(mask, FOUR_PLUS_ONE, FIVE, 3 * CLASS_SPAN + counts.index(4))
-    if shape == [3, 2]:
-        return Combo(mask, FULL_HOUSE, FIVE, 2 * CLASS_SPAN + counts.index(3))
-    if len(shape) != 5:
+    folded = mask | mask >> 1
+    folded = (folded | folded >> 2) & _RANK_LOW_BITS  # one bit per rank held
+    ranks = folded.bit_count()
+    if ranks == 2:  # four plus one (4 + 1) or full house (3 + 2), keyed by the larger group's rank
+        high = top >> 2
+        low = (mask & -mask).bit_length() - 1 >> 2
+        on_high = (mask >> (4 * high) & 15).bit_count()
+        if on_high in (1, 4):
+            return Combo(mask, FOUR_PLUS_ONE, FIVE, 3 * CLASS_SPAN + (high if on_high == 4 else low))
+        return Combo(mask, FULL_HOUSE, FIVE, 2 * CLASS_SPAN + (high if on_high == 3 else low))
+    if ranks != 5:
         return None
-    suits = {c & 3 for c in cards_of(mask)}
-    rank_set = sum(1 << r for r, n in enumerate(counts) if n)
-    window = WINDOW_OF_RANKS.get(rank_set)
+    one_suit = not mask & ~_SUIT_MASKS[top & 3]
+    window = _WINDOW_OF_FOLDED.get(folded)
     if window is not None:
-        top_card = next(c for c in cards_of(mask) if c >> 2 == WINDOWS[window][4])
-        key = window * 4 + (top_card & 3)
-        if len(suits) == 1:
+        top_rank = WINDOWS[window][4]
+        key = window * 4 + (mask >> (4 * top_rank) & 15).bit_length() - 1  # the top card's suit
+        if one_suit:
             return Combo(mask, STRAIGHT_FLUSH, FIVE, 4 * CLASS_SPAN + key)
         return Combo(mask, STRAIGHT, FIVE, key)
-    if len(suits) == 1:
-        high = max(FLUSH_RANK[r] for r, n in enumerate(counts) if n)
-        return Combo(mask, FLUSH, FIVE, CLASS_SPAN + high * 4 + suits.pop())
+    if one_suit:
+        high = max(FLUSH_RANK[r] for r in range(13) if folded >> (4 * r) & 1)
+        return Combo(mask, FLUSH, FIVE, CLASS_SPAN + high * 4 + (top & 3))
     return None

@@ -24,7 +24,7 @@ from typing import Any
 
 from .cards import DECK_SIZE, S2, S3, Card, cards_of, mask_of, parse_cards
 from .combos import FIVE, Combo, classify_mask
-from .moves import plays
+from .moves import follow, lead_lists, loose_list, without
 
 SEATS = 4
 BLACK_MASK = (1 << S3) | (1 << S2)
@@ -94,9 +94,33 @@ def deal_hands(deck: Sequence[int], first_drawer: int) -> list[int]:
     [13, 14, 14, 13]
     """
     hands = [0] * SEATS
-    for i, card in enumerate(deck):
-        hands[(first_drawer - i) % SEATS] |= 1 << card
+    for turn in range(SEATS):  # the cards drawn at turns turn, turn + 4, ... go to one seat
+        mask = 0
+        for card in deck[turn::SEATS]:
+            mask |= 1 << card
+        hands[(first_drawer - turn) % SEATS] = mask
     return hands
+
+
+_DRAW_BITS = tuple((n + 1).bit_length() for n in range(DECK_SIZE))
+
+
+def shuffle(deck: list[int], rng: random.Random) -> None:
+    """Shuffle ``deck`` in place exactly as ``rng.shuffle(deck)`` does (Fisher–Yates, each index drawn
+    with ``getrandbits`` and rejection: the same deck for the same seed), without its per-card calls.
+
+    >>> a, b = list(range(54)), list(range(54))
+    >>> random.Random(3).shuffle(a); shuffle(b, random.Random(3)); a == b
+    True
+    """
+    getrandbits = rng.getrandbits
+    bits = _DRAW_BITS
+    for i in range(len(deck) - 1, 0, -1):
+        k = bits[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 def hand_sizes(first_drawer: int) -> list[int]:
@@ -119,11 +143,16 @@ class Game:
         self._hands = list(hands)
         self._black = [s for s in range(SEATS) if hands[s] & BLACK_MASK]
         self._actions: list[tuple[int, str, int, str]] = []  # (seat, "play"|"pass"|"escape", mask, kind)
-        self._trick: list[tuple[int, Combo | None]] = []  # this trick's plays and passes
+        self._trick_start = 0  # index in _actions of this trick's first play
         self._last: Combo | None = None  # the play to beat, None on a free lead
         self._last_seat = -1
         self._passes = 0  # passes since the last play
         self._needed = 0  # passes that end this trick (R29)
+        self._holding = sum(1 for h in hands if h)  # seats still holding cards
+        self._next: tuple[int, ...] = (1, 2, 3, 0)  # per seat, the next seat in play order holding cards
+        # Per seat, its hand's five-card combinations, built at its first need and then only filtered
+        # as its cards leave (moves.without); never changed in place, so copies share them.
+        self._fives: list[list[Combo] | None] = [None] * SEATS
         self._finish: list[int] = []
         self._result: Result | None = None
         self._to_move: int | None = next(s for s in range(SEATS) if hands[s] & 1)  # ♦4 leads (R26)
@@ -139,10 +168,12 @@ class Game:
         """
         rng: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
         deck = list(range(DECK_SIZE))
-        rng.shuffle(deck)
+        shuffle(deck, rng)
         if first_drawer is None:
             first_drawer = rng.randrange(SEATS)
-        return cls.from_deck(deck, first_drawer)
+        else:
+            _check_seat(first_drawer, "first_drawer")
+        return cls(deal_hands(deck, first_drawer), first_drawer, deck)
 
     @classmethod
     def from_deck(cls, deck: Iterable[int | str], first_drawer: int) -> Game:
@@ -204,7 +235,7 @@ class Game:
         other.meta = dict(self.meta)
         other._hands = list(self._hands)
         other._actions = list(self._actions)
-        other._trick = list(self._trick)
+        other._fives = list(self._fives)
         other._finish = list(self._finish)
         return other
 
@@ -277,10 +308,25 @@ class Game:
         seat = self._to_move
         if seat is None:
             return []
-        moves = plays(self._hands[seat], self._last)
-        if not self._actions:  # the opening play must contain ♦4 (R26)
-            moves = [m for m in moves if m.mask & 1]
-        return moves
+        last = self._last
+        hand = self._hands[seat]
+        if last is None:
+            fives = self._fives[seat]
+            if fives is None:
+                moves, fives = lead_lists(hand)
+                self._fives[seat] = fives
+            else:
+                moves = loose_list(hand)  # loose plays come straight from the hand's ranks
+            moves += fives
+            if not self._actions:  # the opening play must contain ♦4 (R26)
+                moves = [m for m in moves if m.mask & 1]
+            return moves
+        if last.group == FIVE:
+            fives = self._fives[seat]
+            if fives is None:
+                fives = self._fives[seat] = lead_lists(hand)[1]
+            return follow(hand, fives, last)
+        return follow(hand, None, last)
 
     def legal_plays(self) -> list[list[Card]]:
         """Every legal play for the seat to move, each exactly once, weakest card first."""
@@ -302,7 +348,9 @@ class Game:
         >>> game.check_play("D4").kind, game.to_move
         ('single', 2)
         """
-        mover = self._check_turn(seat)
+        mover = self._to_move
+        if mover is None or seat is not None:
+            mover = self._check_turn(seat)
         if isinstance(cards, Combo):
             combo: Combo | None = cards
             mask = cards.mask
@@ -323,16 +371,18 @@ class Game:
             if combo is None:
                 text = " ".join(str(c) for c in cards_of(mask)) or "nothing"
                 raise IllegalMove(f"{text} is not a combination (R25)", "R25")
-        if not self._actions and not mask & 1:
-            raise IllegalMove("the first play of the game must contain ♦4 (D4) (R26)", "R26")
         last = self._last
-        if last is not None and not combo.beats(last):
+        if last is None:
+            if not mask & 1 and not self._actions:
+                raise IllegalMove("the first play of the game must contain ♦4 (D4) (R26)", "R26")
+        elif not combo.beats(last):
             raise self._does_not_beat(combo, last)
         return combo
 
     def check_pass(self, seat: int | None = None) -> None:
         """Raise :class:`IllegalMove` if the seat to move (or ``seat``) may not pass now (R27)."""
-        self._check_turn(seat)
+        if self._to_move is None or seat is not None:
+            self._check_turn(seat)
         if self._last is None:
             raise IllegalMove("you have the lead and must play (R27: no pass on a free lead)", "R27")
 
@@ -343,24 +393,27 @@ class Game:
         rule and changes nothing.
         """
         combo = self.check_play(cards, seat)
-        self._apply_play(self._check_turn(seat), combo)
+        self._apply_play(combo)
         return combo
 
     def pass_turn(self, seat: int | None = None) -> None:
         """Pass (过门) for the seat to move; not allowed on a free lead (R27)."""
-        self.check_pass(seat)
-        mover = self._check_turn(seat)
+        mover = self._to_move
+        if mover is None or seat is not None or self._last is None:
+            self.check_pass(seat)  # raises: only the seat to move passes, never on a free lead
+        assert mover is not None
         self._actions.append((mover, "pass", 0, ""))
-        self._trick.append((mover, None))
-        self._passes += 1
-        if self._passes < self._needed:
-            self._to_move = self._next_holding(mover)
+        passes = self._passes + 1
+        if passes < self._needed:
+            self._passes = passes
+            self._to_move = self._next[mover]
             return
         # Everyone else still holding cards has passed: the trick ends (R29).
         last_seat = self._last_seat
-        self._to_move = last_seat if self._hands[last_seat] else self._next_holding(last_seat)  # 接风
+        self._to_move = last_seat if self._hands[last_seat] else self._next[last_seat]  # 接风
         self._last = None
-        self._trick = []
+        self._passes = passes
+        self._trick_start = len(self._actions)
 
     def escape(self, seat: int) -> None:
         """Abandon the game (逃跑, R35): −9 for ``seat``, the game ends at once."""
@@ -398,32 +451,35 @@ class Game:
             f"{combo.kind} {_codes(combo.mask)} does not beat {last.kind} {_codes(last.mask)} ({rule})", rule
         )
 
-    def _apply_play(self, seat: int, combo: Combo) -> None:
-        hand = self._hands[seat] ^ combo.mask
+    def _apply_play(self, combo: Combo) -> None:
+        """Apply a checked play of the seat to move."""
+        seat = self._to_move
+        assert seat is not None
+        mask = combo.mask
+        hand = self._hands[seat] ^ mask
         self._hands[seat] = hand
-        self._actions.append((seat, "play", combo.mask, combo.kind))
+        self._actions.append((seat, "play", mask, combo.kind))
         self._last = combo
         self._last_seat = seat
         self._passes = 0
-        self._trick.append((seat, combo))
+        fives = self._fives[seat]
+        if fives:
+            self._fives[seat] = without(fives, mask)
+        if hand:
+            self._needed = self._holding - 1
+            self._to_move = self._next[seat]
+            return
+        self._finish.append(seat)  # 上游, 二游, 三游 (R30)
+        self._holding -= 1
+        if self._side_out():
+            self._score()
+            return
+        self._needed = self._holding
         hands = self._hands
-        if not hand:
-            self._finish.append(seat)  # 上游, 二游, 三游 (R30)
-            if self._side_out():
-                self._score()
-                return
-            self._needed = sum(1 for h in hands if h)
-        else:
-            self._needed = sum(1 for h in hands if h) - 1
-        self._to_move = self._next_holding(seat)
-
-    def _next_holding(self, seat: int) -> int:
-        hands = self._hands
-        for step in (1, 2, 3):
-            nxt = (seat + step) % SEATS
-            if hands[nxt]:
-                return nxt
-        raise AssertionError("no seat holds cards in a game in progress")
+        self._next = tuple(
+            next((s + step) % SEATS for step in (1, 2, 3) if hands[(s + step) % SEATS]) for s in range(SEATS)
+        )
+        self._to_move = self._next[seat]
 
     def _side_out(self) -> bool:
         """R31: has every seat of one side gone out?"""
@@ -487,10 +543,7 @@ class Game:
             "counts": [h.bit_count() for h in self._hands],
             "marks": [[str(c) for c in self.marks(s)] for s in range(SEATS)],
             "finish": list(self._finish),
-            "trick": [
-                _action_dict(s, "pass", 0, "") if c is None else _action_dict(s, "play", c.mask, c.kind)
-                for s, c in self._trick
-            ],
+            "trick": [_action_dict(*a) for a in self._actions[self._trick_start :] if a[1] != "escape"],
             "current": None
             if self._last is None
             else {"seat": self._last_seat, "play": _codes_list(self._last.mask), "kind": self._last.kind},

@@ -1,7 +1,17 @@
-"""Legal-play generation: every combination a hand can play, straight from the hand (R13–R27).
+"""Legal-play generation: every combination a hand can play (R13–R27), from tables.
 
-Generation works by type on the hand's 54-bit mask, and when following a play it builds only the
-group that can beat it, so the common case (following a single or a pair) is cheap.
+Every combination comes out of tables of prebuilt :class:`~niugui.combos.Combo` objects, made from
+:func:`~niugui.combos.classify_mask` (the one place of the rules): the loose ones per block of two
+ranks, the five-card ones per card mask, filled the first time a mask is met. Generation only walks
+the hand's ranks, windows (R4) and suits to find which table entries it holds.
+
+A game keeps each hand's plays as two lists, :func:`lead_lists`, and filters them as cards leave
+(:func:`without`) instead of generating them again; :func:`follow` then finds the plays that beat a
+play in them by group and value.
+
+The order is fixed for all hands — by group (singles, pairs, triples, fours, five-card), then by
+rank, suits and window in one canonical way — so the plays of a hand that lost some cards are exactly
+the earlier plays without those cards, in the same order.
 
 >>> from niugui.cards import mask_of, parse_cards
 >>> hand = mask_of(parse_cards("D4 C4 S5 H6 D7 C8 BJ"))
@@ -14,160 +24,236 @@ group that can beat it, so the common case (following a single or a pair) is che
 
 from __future__ import annotations
 
-from itertools import combinations, product
+from collections.abc import Callable
+from itertools import combinations
+from typing import Generic, TypeVar
 
-from .combos import (
-    CLASS_SPAN,
-    FIVE,
-    FLUSH,
-    FLUSH_RANK,
-    FOUR_PLUS_ONE,
-    FULL_HOUSE,
-    LOOSE_KINDS,
-    SINGLE,
-    STRAIGHT,
-    STRAIGHT_FLUSH,
-    WINDOW_OF_RANKS,
-    WINDOWS,
-    Combo,
-)
+from .combos import FIVE, FLUSH, WINDOWS, Combo, classify_mask
 
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Table(dict[_K, _V], Generic[_K, _V]):
+    """A table filled on first use: a missing key's entry is made once by ``make``."""
+
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[_K], _V]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: _K) -> _V:
+        value = self[key] = self.make(key)
+        return value
+
+
+def _combo(mask: int) -> Combo:
+    combo = classify_mask(mask)
+    assert combo is not None, f"not a combination: {mask:#x}"
+    return combo
+
+
+Loose = tuple[tuple[Combo, ...], tuple[Combo, ...], tuple[Combo, ...], tuple[Combo, ...]]
+"""A block of cards' singles, pairs, triples and fours."""
+
+SINGLES: tuple[Combo, ...] = tuple(_combo(1 << card) for card in range(54))
+"""``SINGLES[card]``: the single of that card (R13)."""
 _SUITS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(s for s in range(4) if n >> s & 1) for n in range(16))
 """A rank's 4-bit suit set → its suits."""
-_SUBSETS: tuple[tuple[tuple[tuple[int, int], ...], ...], ...] = tuple(
+_CARD_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(1 << (4 * rank + s) for s in _SUITS_OF[nib]) for nib in range(16)) for rank in range(13)
+)
+"""``_CARD_BITS[rank][suit set]``: the card masks of those suits of that rank, weakest first."""
+SETS: tuple[tuple[tuple[tuple[Combo, ...], ...], ...], ...] = tuple(
     tuple(
-        tuple((sum(1 << s for s in sub), max(sub, default=-1)) for sub in combinations(_SUITS_OF[n], size))
-        for n in range(16)
+        tuple(
+            tuple(_combo(sum(1 << (4 * rank + s) for s in sub)) for sub in combinations(_SUITS_OF[nib], size))
+            for nib in range(16)
+        )
+        for rank in range(13)
     )
+    if size >= 2
+    else ()
     for size in range(5)
 )
-"""``_SUBSETS[size][suit_set]``: each ``size``-subset as (suit set, highest suit)."""
+"""``SETS[size][rank][suit set]``: the pairs, triples or fours (R14–R16) those suits of that rank
+form, suits in lexicographic order."""
+
+
+def _block(index: int) -> Callable[[int], Loose]:
+    """The loose plays of a block of eight bits, ``8 * index`` up: two ranks (the last: ♠3's rank
+    and the jokers, which never pair, R14)."""
+
+    def make(bits: int) -> Loose:
+        mask = bits << (8 * index)
+        singles = tuple(SINGLES[c] for c in range(54) if mask >> c & 1)
+        groups: list[list[Combo]] = [[], [], []]
+        for rank in (2 * index, 2 * index + 1):
+            if rank < 13:
+                for size in (2, 3, 4):
+                    groups[size - 2] += SETS[size][rank][mask >> (4 * rank) & 15]
+        pairs, triples, fours = (tuple(g) for g in groups)
+        return singles, pairs, triples, fours
+
+    return make
+
+
+_BLOCKS: tuple[tuple[int, _Table[int, Loose]], ...] = tuple((8 * i, _Table(_block(i))) for i in range(7))
+
+
+def _windows_in(ranks: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(w for w in WINDOWS if all(ranks >> r & 1 for r in w))
+
+
+_WINDOWS_IN: _Table[int, tuple[tuple[int, ...], ...]] = _Table(_windows_in)
+"""A 13-bit set of ranks → the sequences of R4 (as rank tuples) it covers, lowest first."""
+_RANK_BITS = sum(1 << (4 * r) for r in range(13))
+"""The lowest bit of each rank's nibble."""
+_FIVES: _Table[int, Combo] = _Table(_combo)
+"""Card mask → its five-card combination (R18–R23), made once."""
+_SUIT_MASKS = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
+
+
+def _flushes(suited: int) -> tuple[Combo, ...]:
+    cards = [1 << c for c in range(52) if suited >> c & 1]
+    fives = (_FIVES[sum(chosen)] for chosen in combinations(cards, 5))
+    return tuple(combo for combo in fives if combo.kind == FLUSH)  # not the straight flushes
+
+
+_FLUSH_SETS: _Table[int, tuple[Combo, ...]] = _Table(_flushes)
+"""Five or more cards of one suit (a mask) → the flushes (R19) among them, lexicographically."""
+
+
+def _rank_set(hand: int) -> int:
+    """The 13-bit set of ranks present in ``hand``."""
+    folded = hand | hand >> 1
+    folded = (folded | folded >> 2) & _RANK_BITS
+    return _RANK_SETS[folded]
+
+
+_RANK_SETS: _Table[int, int] = _Table(lambda folded: sum(1 << r for r in range(13) if folded >> (4 * r) & 1))
+
+
+def lead_lists(hand: int) -> tuple[list[Combo], list[Combo]]:
+    """Every combination of ``hand`` (a mask) as (loose ones, five-card ones), in the fixed order."""
+    singles, pairs, triples, fours = _loose_groups(hand)
+    fives = _five_list(hand, pairs, triples, fours, singles) if len(singles) >= 5 else []
+    singles += pairs
+    singles += triples
+    singles += fours
+    return singles, fives
+
+
+def loose_list(hand: int) -> list[Combo]:
+    """The loose combinations of ``hand`` (R13–R16): :func:`lead_lists`' first list."""
+    singles, pairs, triples, fours = _loose_groups(hand)
+    singles += pairs
+    singles += triples
+    singles += fours
+    return singles
+
+
+def _loose_groups(hand: int) -> tuple[list[Combo], list[Combo], list[Combo], list[Combo]]:
+    singles: list[Combo] = []
+    pairs: list[Combo] = []
+    triples: list[Combo] = []
+    fours: list[Combo] = []
+    for shift, table in _BLOCKS:
+        bits = hand >> shift & 255
+        if bits:
+            s, p, t, f = table[bits]
+            singles += s
+            if p:
+                pairs += p
+                if t:
+                    triples += t
+                    if f:
+                        fours += f
+    return singles, pairs, triples, fours
+
+
+def _five_list(hand: int, pairs: list[Combo], triples: list[Combo], fours: list[Combo],
+               singles: list[Combo]) -> list[Combo]:
+    """Five-card combinations (R18–R24): sequences, flushes, full houses, fours plus one."""
+    table = _FIVES
+    out: list[Combo] = []
+    bits = _CARD_BITS
+    for r0, r1, r2, r3, r4 in _WINDOWS_IN[_rank_set(hand)]:  # straights and straight flushes
+        out += [
+            table[a | b | c | d | e]
+            for a in bits[r0][hand >> (4 * r0) & 15]
+            for b in bits[r1][hand >> (4 * r1) & 15]
+            for c in bits[r2][hand >> (4 * r2) & 15]
+            for d in bits[r3][hand >> (4 * r3) & 15]
+            for e in bits[r4][hand >> (4 * r4) & 15]
+        ]
+    for suit_mask in _SUIT_MASKS:
+        suited = hand & suit_mask
+        if suited.bit_count() >= 5:
+            out += _FLUSH_SETS[suited]
+    if triples:
+        pair_masks = [p.mask for p in pairs]
+        for triple in triples:
+            t = triple.mask
+            out += [table[t | p] for p in pair_masks if not p & t]
+    for four in fours:
+        f = four.mask
+        out += [table[f | s.mask] for s in singles if not s.mask & f]
+    return out
 
 
 def plays(hand: int, current: Combo | None = None) -> list[Combo]:
     """Every combination in ``hand`` (a mask) — all of them on a lead, else those beating ``current``.
 
-    Each combination appears exactly once; the order is by group, then by generation.
+    Each combination appears exactly once, in the fixed order of the module docstring.
     """
     if current is None:
-        out = _singles(hand, -1)
-        for size in (2, 3, 4):
-            out += _sets(hand, size, -1)
-        out += _fives(hand, -1)
-        return out
+        loose, fives = lead_lists(hand)
+        loose += fives
+        return loose
+    return follow(hand, None, current)
+
+
+def follow(hand: int, fives: list[Combo] | None, current: Combo) -> list[Combo]:
+    """The plays of ``hand`` that beat ``current`` (R17, R24): singles and sets straight from the
+    hand's ranks, five-card plays by value from ``fives``, the hand's five-card list (made here when
+    ``None``)."""
     group = current.group
     if group == 1:
-        return _singles(hand, current.value)
-    if group == FIVE:
-        return _fives(hand, current.value)
-    return _sets(hand, group, current.value)
+        return singles_above(hand, current.value)
+    if group != FIVE:
+        return sets_above(hand, group, current.value)
+    if fives is None:
+        fives = lead_lists(hand)[1]
+    value = current.value
+    return [c for c in fives if c.value > value]
 
 
-def _singles(hand: int, above: int) -> list[Combo]:
+def without(combos: list[Combo], cards: int) -> list[Combo]:
+    """``combos`` less those that use any of ``cards`` (a mask): what a hand can still play."""
+    return [c for c in combos if not c.mask & cards]
+
+
+def singles_above(hand: int, value: int) -> list[Combo]:
+    """The singles of ``hand`` stronger than card ``value`` (R13, R5), weakest first."""
     out = []
-    rest = hand >> (above + 1) << (above + 1)
+    rest = hand >> (value + 1) << (value + 1)
+    table = SINGLES
     while rest:
         low = rest & -rest
-        out.append(Combo(low, SINGLE, 1, low.bit_length() - 1))
+        out.append(table[low.bit_length() - 1])
         rest ^= low
     return out
 
 
-def _sets(hand: int, size: int, above: int) -> list[Combo]:
-    """Pairs, triples or fours (R14–R16) with value above ``above``."""
-    out = []
-    kind = LOOSE_KINDS[size - 1]
-    subsets = _SUBSETS[size]
-    for rank in range(max(above, 0) >> 2, 13):
-        shift = rank * 4
-        for sub, high in subsets[hand >> shift & 15]:
-            value = shift + high
-            if value > above:
-                out.append(Combo(sub << shift, kind, size, value))
+def sets_above(hand: int, size: int, value: int) -> list[Combo]:
+    """Pairs, triples or fours (R14–R16) of ``hand`` with value above ``value``."""
+    tables = SETS[size]
+    rank = value >> 2
+    out = [c for c in tables[rank][hand >> (4 * rank) & 15] if c.value > value]
+    for r in range(rank + 1, 13):
+        nib = hand >> (4 * r) & 15
+        if nib:
+            out += tables[r][nib]
     return out
-
-
-def _fives(hand: int, above: int) -> list[Combo]:
-    """Five-card combinations (R18–R24) with value above ``above``."""
-    nibbles = [hand >> (4 * r) & 15 for r in range(13)]
-    out: list[Combo] = []
-    first_class = max(above, 0) // CLASS_SPAN
-    # Straights (class 0) and straight flushes (class 4) come from one enumeration of the windows.
-    _sequences(nibbles, above if first_class in (0, 4) else 4 * CLASS_SPAN - 1, out)
-    if first_class <= 1:
-        _flushes(hand, above, out)
-    if first_class <= 2:
-        _full_houses(nibbles, above, out)
-    if first_class <= 3:
-        _four_plus_ones(hand, nibbles, above, out)
-    return out
-
-
-def _sequences(nibbles: list[int], above: int, out: list[Combo]) -> None:
-    """Straights and straight flushes (R18, R23)."""
-    for window, ranks in enumerate(WINDOWS):
-        if not all(nibbles[r] for r in ranks):
-            continue
-        base = window * 4
-        for suits in product(*(_SUITS_OF[nibbles[r]] for r in ranks)):
-            top = suits[4]
-            flush = suits[0] == suits[1] == suits[2] == suits[3] == top
-            value = base + top + (4 * CLASS_SPAN if flush else 0)
-            if value > above:
-                mask = 0
-                for r, s in zip(ranks, suits, strict=True):
-                    mask |= 1 << (4 * r + s)
-                out.append(Combo(mask, STRAIGHT_FLUSH if flush else STRAIGHT, FIVE, value))
-
-
-def _flushes(hand: int, above: int, out: list[Combo]) -> None:
-    """Flushes (R19): five of a suit that are not a sequence."""
-    for suit in range(4):
-        ranks = [r for r in range(13) if hand >> (4 * r + suit) & 1]
-        if len(ranks) < 5:
-            continue
-        for chosen in combinations(ranks, 5):
-            rank_set = 0
-            mask = 0
-            high = 0
-            for r in chosen:
-                rank_set |= 1 << r
-                mask |= 1 << (4 * r + suit)
-                if FLUSH_RANK[r] > high:
-                    high = FLUSH_RANK[r]
-            value = CLASS_SPAN + high * 4 + suit
-            if value > above and rank_set not in WINDOW_OF_RANKS:
-                out.append(Combo(mask, FLUSH, FIVE, value))
-
-
-def _full_houses(nibbles: list[int], above: int, out: list[Combo]) -> None:
-    """Full houses (R20): a triple and a pair of another rank; the triple's rank is the key."""
-    for rank in range(13):
-        value = 2 * CLASS_SPAN + rank
-        if value <= above or nibbles[rank].bit_count() < 3:
-            continue
-        pairs = [
-            sub << (4 * other)
-            for other in range(13)
-            if other != rank
-            for sub, _ in _SUBSETS[2][nibbles[other]]
-        ]
-        for triple, _ in _SUBSETS[3][nibbles[rank]]:
-            triple <<= 4 * rank
-            for pair in pairs:
-                out.append(Combo(triple | pair, FULL_HOUSE, FIVE, value))
-
-
-def _four_plus_ones(hand: int, nibbles: list[int], above: int, out: list[Combo]) -> None:
-    """Four plus one (R21, R22): a four and any other card, jokers included."""
-    for rank in range(13):
-        value = 3 * CLASS_SPAN + rank
-        if value <= above or nibbles[rank] != 15:
-            continue
-        four = 15 << (4 * rank)
-        rest = hand & ~four
-        while rest:
-            low = rest & -rest
-            out.append(Combo(four | low, FOUR_PLUS_ONE, FIVE, value))
-            rest ^= low
-
