@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--callgrind", action="store_true",
                         help="count instructions under valgrind: (run of count) - (run of 0), per unit")
     parser.add_argument("--warm", type=int, default=0, metavar="DECISIONS",
-                        help="first play this many random-playout decisions, untimed (fills the engine's tables)")
+                        help="first play this many random-playout decisions (fills the tables)")
     args = parser.parse_args(argv)
     if args.warm:
         playout(args.warm, seed=2)  # other games than the measured ones

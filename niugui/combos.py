@@ -69,6 +69,8 @@ _RANK_LOW_BITS = sum(1 << (4 * r) for r in range(13))
 _WINDOW_OF_FOLDED: dict[int, int] = {sum(1 << (4 * r) for r in w): i for i, w in enumerate(WINDOWS)}
 """A folded set of ranks (one bit per rank nibble) → the index of the window it forms (R4)."""
 _SUIT_MASKS = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
+_FLUSH_HIGH: dict[int, int] = {}
+"""A folded set of five ranks → the highest of them by R4's flush ranking, filled as sets are met."""
 
 
 class Combo:
@@ -182,6 +184,8 @@ def classify_mask(mask: int) -> Combo | None:
             return Combo(mask, STRAIGHT_FLUSH, FIVE, 4 * CLASS_SPAN + key)
         return Combo(mask, STRAIGHT, FIVE, key)
     if one_suit:
-        high = max(FLUSH_RANK[r] for r in range(13) if folded >> (4 * r) & 1)
-        return Combo(mask, FLUSH, FIVE, CLASS_SPAN + high * 4 + (top & 3))
+        best = _FLUSH_HIGH.get(folded)
+        if best is None:
+            best = _FLUSH_HIGH[folded] = max(FLUSH_RANK[r] for r in range(13) if folded >> (4 * r) & 1)
+        return Combo(mask, FLUSH, FIVE, CLASS_SPAN + best * 4 + (top & 3))
     return None

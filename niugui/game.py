@@ -24,7 +24,7 @@ from typing import Any
 
 from .cards import DECK_SIZE, S2, S3, Card, cards_of, mask_of, parse_cards
 from .combos import FIVE, Combo, classify_mask
-from .moves import follow, lead_lists, loose_list, without
+from .moves import Kept, follow, keep, singles_above
 
 SEATS = 4
 BLACK_MASK = (1 << S3) | (1 << S2)
@@ -141,21 +141,21 @@ class Game:
         self.meta: dict[str, Any] = {}
         self._dealt = list(hands)
         self._hands = list(hands)
-        self._black = [s for s in range(SEATS) if hands[s] & BLACK_MASK]
+        self._black = [s for s, h in enumerate(hands) if h & BLACK_MASK]
         self._actions: list[tuple[int, str, int, str]] = []  # (seat, "play"|"pass"|"escape", mask, kind)
         self._trick_start = 0  # index in _actions of this trick's first play
         self._last: Combo | None = None  # the play to beat, None on a free lead
         self._last_seat = -1
-        self._passes = 0  # passes since the last play
-        self._needed = 0  # passes that end this trick (R29)
-        self._holding = sum(1 for h in hands if h)  # seats still holding cards
+        self._passes_left = 0  # passes still to come before this trick ends (R29)
+        self._holding = SEATS - hands.count(0)  # seats still holding cards
         self._next: tuple[int, ...] = (1, 2, 3, 0)  # per seat, the next seat in play order holding cards
-        # Per seat, its hand's five-card combinations, built at its first need and then only filtered
-        # as its cards leave (moves.without); never changed in place, so copies share them.
-        self._fives: list[list[Combo] | None] = [None] * SEATS
+        # Per seat, its hand's plays as moves.keep made them: built at the seat's first lead (or
+        # five-card follow), then only filtered as its cards leave. Never changed in place, so copies
+        # share them.
+        self._kept: list[Kept | None] = [None] * SEATS
         self._finish: list[int] = []
         self._result: Result | None = None
-        self._to_move: int | None = next(s for s in range(SEATS) if hands[s] & 1)  # ♦4 leads (R26)
+        self._to_move: int | None = [h & 1 for h in hands].index(1)  # ♦4 leads (R26)
 
     # ---- making games -------------------------------------------------------------------------
 
@@ -235,7 +235,7 @@ class Game:
         other.meta = dict(self.meta)
         other._hands = list(self._hands)
         other._actions = list(self._actions)
-        other._fives = list(self._fives)
+        other._kept = list(self._kept)
         other._finish = list(self._finish)
         return other
 
@@ -310,23 +310,20 @@ class Game:
             return []
         last = self._last
         hand = self._hands[seat]
-        if last is None:
-            fives = self._fives[seat]
-            if fives is None:
-                moves, fives = lead_lists(hand)
-                self._fives[seat] = fives
-            else:
-                moves = loose_list(hand)  # loose plays come straight from the hand's ranks
-            moves += fives
-            if not self._actions:  # the opening play must contain ♦4 (R26)
-                moves = [m for m in moves if m.mask & 1]
-            return moves
-        if last.group == FIVE:
-            fives = self._fives[seat]
-            if fives is None:
-                fives = self._fives[seat] = lead_lists(hand)[1]
-            return follow(hand, fives, last)
-        return follow(hand, None, last)
+        if last is not None:
+            if last.group == 1:  # the commonest case, straight from the hand (as moves.follow does)
+                return singles_above(hand, last.value)
+            if last.group != FIVE:
+                return follow(hand, None, last)
+        kept = self._kept[seat]
+        if kept is None or kept[0] != hand:
+            kept = self._kept[seat] = keep(hand, kept)
+        if last is not None:
+            return follow(hand, kept[2], last)
+        moves = kept[1] + kept[2]
+        if not self._actions:  # the opening play must contain ♦4 (R26)
+            moves = [m for m in moves if m.mask & 1]
+        return moves
 
     def legal_plays(self) -> list[list[Card]]:
         """Every legal play for the seat to move, each exactly once, weakest card first."""
@@ -393,7 +390,19 @@ class Game:
         rule and changes nothing.
         """
         combo = self.check_play(cards, seat)
-        self._apply_play(combo)
+        mover = self._to_move
+        assert mover is not None
+        mask = combo.mask
+        hand = self._hands[mover] ^ mask
+        self._hands[mover] = hand
+        self._actions.append((mover, "play", mask, combo.kind))
+        self._last = combo
+        self._last_seat = mover
+        if hand:
+            self._passes_left = self._holding - 1  # every other seat holding cards (R29)
+            self._to_move = self._next[mover]
+        else:
+            self._go_out(mover)
         return combo
 
     def pass_turn(self, seat: int | None = None) -> None:
@@ -403,16 +412,16 @@ class Game:
             self.check_pass(seat)  # raises: only the seat to move passes, never on a free lead
         assert mover is not None
         self._actions.append((mover, "pass", 0, ""))
-        passes = self._passes + 1
-        if passes < self._needed:
-            self._passes = passes
+        left = self._passes_left - 1
+        if left:
+            self._passes_left = left
             self._to_move = self._next[mover]
             return
         # Everyone else still holding cards has passed: the trick ends (R29).
         last_seat = self._last_seat
         self._to_move = last_seat if self._hands[last_seat] else self._next[last_seat]  # 接风
         self._last = None
-        self._passes = passes
+        self._passes_left = 0
         self._trick_start = len(self._actions)
 
     def escape(self, seat: int) -> None:
@@ -451,30 +460,14 @@ class Game:
             f"{combo.kind} {_codes(combo.mask)} does not beat {last.kind} {_codes(last.mask)} ({rule})", rule
         )
 
-    def _apply_play(self, combo: Combo) -> None:
-        """Apply a checked play of the seat to move."""
-        seat = self._to_move
-        assert seat is not None
-        mask = combo.mask
-        hand = self._hands[seat] ^ mask
-        self._hands[seat] = hand
-        self._actions.append((seat, "play", mask, combo.kind))
-        self._last = combo
-        self._last_seat = seat
-        self._passes = 0
-        fives = self._fives[seat]
-        if fives:
-            self._fives[seat] = without(fives, mask)
-        if hand:
-            self._needed = self._holding - 1
-            self._to_move = self._next[seat]
-            return
+    def _go_out(self, seat: int) -> None:
+        """``seat`` has played its last card."""
         self._finish.append(seat)  # 上游, 二游, 三游 (R30)
         self._holding -= 1
         if self._side_out():
             self._score()
             return
-        self._needed = self._holding
+        self._passes_left = self._holding  # every seat still holding cards (R29)
         hands = self._hands
         self._next = tuple(
             next((s + step) % SEATS for step in (1, 2, 3) if hands[(s + step) % SEATS]) for s in range(SEATS)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from niugui import Game
 from niugui.combos import FIVE, Combo
 from niugui.game import shuffle
-from niugui.moves import lead_lists, loose_list, plays
+from niugui.moves import keep, lead_lists, plays
 
 
 def masks(combos: list[Combo]) -> list[int]:
@@ -33,12 +33,19 @@ def fresh_legal(game: Game) -> list[int]:
 
 
 def check_caches(game: Game) -> None:
-    """Every seat's kept five-card list equals a fresh one of its hand, in the same order; the legal
-    plays equal a fresh generation, in the same order."""
+    """Every seat's kept plays are those of the hand they were kept for, and filtered to the seat's
+    hand now they equal a fresh generation from it, in the same order; the legal plays equal a fresh
+    generation, in the same order."""
     for seat in range(4):
-        kept = game._fives[seat]
+        kept = game._kept[seat]
         if kept is not None:
-            assert masks(kept) == masks(lead_lists(game.hand_mask(seat))[1]), seat
+            held, loose, fives = kept
+            hand = game.hand_mask(seat)
+            assert not hand & ~held, "a kept list is for a hand that lacks some of the cards held now"
+            assert (masks(loose), masks(fives)) == tuple(masks(x) for x in lead_lists(held)), seat
+            now = keep(hand, kept)
+            assert now[0] == hand
+            assert (masks(now[1]), masks(now[2])) == tuple(masks(x) for x in lead_lists(hand)), seat
     if game.to_move is not None:
         assert masks(game.legal_combos()) == fresh_legal(game)
 
@@ -67,14 +74,14 @@ def test_kept_plays_equal_a_fresh_generation_after_every_action(
     game = Game.deal(seed=seed, first_drawer=first_drawer)
     if warm_all:
         for seat in range(4):
-            game._fives[seat] = lead_lists(game.hand_mask(seat))[1]
+            game._kept[seat] = keep(game.hand_mask(seat))
     rng = random.Random(seed)
     check_caches(game)
     while not game.over:
         play_randomly(game, rng, pass_rate, steps=1)
         check_caches(game)
     if warm_all:
-        assert all(f is not None for f in game._fives)
+        assert all(k is not None for k in game._kept)
 
 
 def test_the_five_card_follow_comes_from_the_kept_list() -> None:
@@ -87,7 +94,7 @@ def test_the_five_card_follow_comes_from_the_kept_list() -> None:
             if game.current is not None and game.current.group == FIVE:
                 seen += 1
                 check_caches(game)
-                assert game._fives[game.to_move or 0] is not None
+                assert game._kept[game.to_move or 0] is not None
             play_randomly(game, rng, 0.3, steps=1)
     assert seen > 100
 
@@ -97,7 +104,6 @@ def test_lead_lists_are_plays_split_in_two() -> None:
     for _ in range(2000):
         hand = sum(1 << c for c in rng.sample(range(54), rng.randint(0, 20)))
         loose, fives = lead_lists(hand)
-        assert masks(loose) == masks(loose_list(hand))
         assert masks(loose + fives) == masks(plays(hand))
         assert all(c.group != FIVE for c in loose) and all(c.group == FIVE for c in fives)
 
@@ -116,7 +122,7 @@ def test_copy_is_independent_and_plays_on_like_a_fresh_game(seed: int, first_dra
     rng = random.Random(seed)
     play_randomly(game, rng, 0.4, steps=at)
     for seat in range(4):  # build every kept list, so that the copy shares all of them
-        game._fives[seat] = lead_lists(game.hand_mask(seat))[1]
+        game._kept[seat] = keep(game.hand_mask(seat))
     before = state(game) if not game.over else None
     other = game.copy()
     while not other.over:
