@@ -8,7 +8,7 @@ STAMP  := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
+	$(PY) -m pip install -q -e '.[dev,env]'
 	touch $(STAMP)
 
 setup: $(STAMP)

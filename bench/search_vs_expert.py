@@ -24,6 +24,7 @@ from typing import Any
 
 from niugui import Game
 from niugui.bots import choose_safely, load_bot
+from niugui.record import record_of_game
 
 ARRANGEMENTS = [seats for seats in itertools.combinations(range(4), 2)]
 """The seats of bot A in each of the 6 games of a deal; bot B takes the other two."""
@@ -62,7 +63,6 @@ def play_deal(task: tuple[int, str, str, dict[str, Any], dict[str, Any]]) -> lis
                 close()
         result = game.result
         assert result is not None
-        game.meta = {"bots": names, "deal": deal}
         out.append({
             "deal": deal,
             "seats_a": list(seats_a),
@@ -70,7 +70,7 @@ def play_deal(task: tuple[int, str, str, dict[str, Any], dict[str, Any]]) -> lis
             "outcome": result.outcome,
             "times": times,
             "worlds": worlds,
-            "record": game.to_record(),
+            "record": record_of_game(game, {"bench": {"bots": names, "deal": deal}}),
         })
     return out
 

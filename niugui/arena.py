@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import random
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -37,7 +38,10 @@ from itertools import permutations
 from typing import Any
 
 from .bots import choose_checked, load_bot
+from .cards import CARDS
 from .game import SEATS, Game
+from .record import PlayerRef, new_meta, record_of_game
+from .series import decide_first_drawer
 
 ARRANGEMENTS: tuple[tuple[int, ...], ...] = tuple(sorted(set(permutations((0, 0, 1, 1)))))
 """The six seatings of two bots (0 = A, 1 = B) over seats 0..3, two seats each."""
@@ -83,7 +87,11 @@ def play_game(
 ) -> GameReport:
     """Play one game of the run: deal ``deal`` with seating ``arrangement``."""
     seats = ARRANGEMENTS[arrangement]
-    game = Game.deal(seed=deal_seed(seed, deal))
+    # Every game of the arena is a first game: 翻牌 designates the first drawer (R8), with a card
+    # fixed by the deal's seed, so the six seatings of a deal share it.
+    flips = random.Random(f"{deal_seed(seed, deal)}/flip")
+    first = decide_first_drawer(None, lambda: CARDS[flips.randrange(len(CARDS))])
+    game = Game.deal(seed=deal_seed(seed, deal), first_drawer=first.seat)
     bots = [load_bot(specs[seats[s]], seed=bot_seed(seed, deal, arrangement, s)) for s in range(SEATS)]
     report = GameReport(deal, arrangement, seats, [], "", {})
     while True:
@@ -102,19 +110,17 @@ def play_game(
             game.play(decision.action, seat)
     result = game.result
     assert result is not None
-    game.meta = {
-        "arena": {
-            "bots": list(specs),
-            "seats": [specs[b] for b in seats],
-            "seed": seed,
-            "deal": deal,
-            "deal_seed": deal_seed(seed, deal),
-            "arrangement": arrangement,
-        }
-    }
+    meta = new_meta(
+        "niugui arena",
+        deal * len(ARRANGEMENTS) + arrangement + 1,
+        [PlayerRef(id=None, nickname=specs[b], bot=specs[b]) for b in seats],
+        first,
+        seed=deal_seed(seed, deal),
+        arena={"bots": list(specs), "seed": seed, "deal": deal, "arrangement": arrangement},
+    )
     report.scores = list(result.scores)
     report.outcome = result.outcome
-    report.record = game.to_record()
+    report.record = record_of_game(game, meta)
     return report
 
 

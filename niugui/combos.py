@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .cards import SMALL_JOKER, Card, cards_of, mask_of
+from .cards import FULL_MASK, SMALL_JOKER, Card, cards_of, mask_of
 
 SINGLE = "single"
 PAIR = "pair"
@@ -71,6 +71,77 @@ _WINDOW_OF_FOLDED: dict[int, int] = {sum(1 << (4 * r) for r in w): i for i, w in
 _SUIT_MASKS = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
 _FLUSH_HIGH: dict[int, int] = {}
 """A folded set of five ranks → the highest of them by R4's flush ranking, filled as sets are met."""
+
+
+# ---- values: the one encoding of a combination's value (R5, R14–R24) -------------------------------
+# Everything that builds a Combo or compares against a value calls these; nothing else knows the layout.
+
+
+def single_value(card: int) -> int:
+    """A single's value: its card's strength index (R5), so a higher card has a higher value."""
+    return card
+
+
+def singles_above(value: int) -> int:
+    """The mask of every card whose single beats a single of ``value`` (-1: every card).
+
+    >>> from niugui.cards import cards_of
+    >>> cards_of(singles_above(single_value(52)))
+    [RJ]
+    """
+    return FULL_MASK >> (value + 1) << (value + 1)
+
+
+def set_value(rank: int, top_suit: int) -> int:
+    """A pair's, triple's or four's value (R14–R16): its rank (R3), then its highest suit (R2).
+
+    >>> set_value(0, 3) < set_value(1, 0)      # any pair of 5s beats every pair of 4s
+    True
+    """
+    return rank * 4 + top_suit
+
+
+def set_rank(value: int) -> int:
+    """The rank of a pair, triple or four of ``value`` (the inverse of :func:`set_value`)."""
+    return value >> 2
+
+
+def straight_value(window: int, top_suit: int, flush: bool = False) -> int:
+    """A straight's (or straight flush's) value (R18, R23): its sequence window (R4, index in
+    :data:`WINDOWS`), then the suit of its top card; a straight flush is the highest class (R24)."""
+    return (4 * CLASS_SPAN if flush else 0) + window * 4 + top_suit
+
+
+def flush_value(high: int, suit: int) -> int:
+    """A flush's value (R19): its highest card in flush order (``FLUSH_RANK``), then its suit."""
+    return CLASS_SPAN + high * 4 + suit
+
+
+def full_house_value(rank: int) -> int:
+    """A full house's value (R20): the rank of its triple."""
+    return 2 * CLASS_SPAN + rank
+
+
+def four_plus_one_value(rank: int) -> int:
+    """A four plus one's value (R21, R22): the rank of its four."""
+    return 3 * CLASS_SPAN + rank
+
+
+SINGLE_VALUES: tuple[int, ...] = tuple(single_value(card) for card in range(FULL_MASK.bit_length()))
+""":func:`single_value` of each card, as a table for move generation's inner loops."""
+SET_VALUES: tuple[tuple[int, ...], ...] = tuple(tuple(set_value(r, s) for s in range(4)) for r in range(13))
+"""``SET_VALUES[rank][top_suit]``: :func:`set_value` as a table for move generation's inner loops."""
+
+
+def five_class(value: int) -> int:
+    """The class of a five-card value, an index into :data:`FIVE_KINDS` (0 straight … 4 straight
+    flush, R24); -1 (nothing to beat) counts as class 0.
+
+    >>> FIVE_KINDS[five_class(full_house_value(3))]
+    'full_house'
+    """
+    return max(value, 0) // CLASS_SPAN
+
 
 
 class Combo:
@@ -149,19 +220,19 @@ def classify_mask(mask: int) -> Combo | None:
         return None
     top = mask.bit_length() - 1
     if size == 1:
-        return Combo(mask, SINGLE, 1, top)
+        return Combo(mask, SINGLE, 1, single_value(top))
     jokers = mask >> SMALL_JOKER
     if size < 5:
         if jokers or (mask & -mask).bit_length() - 1 >> 2 != top >> 2:
             return None
-        return Combo(mask, LOOSE_KINDS[size - 1], size, top)
+        return Combo(mask, LOOSE_KINDS[size - 1], size, set_value(top >> 2, top & 3))
     if jokers:
         if jokers == 3:
             return None
         rest = mask & ~(3 << SMALL_JOKER)
         rank = rest.bit_length() - 1 >> 2
         if rest == 15 << (4 * rank):
-            return Combo(mask, FOUR_PLUS_ONE, FIVE, 3 * CLASS_SPAN + rank)
+            return Combo(mask, FOUR_PLUS_ONE, FIVE, four_plus_one_value(rank))
         return None
     folded = mask | mask >> 1
     folded = (folded | folded >> 2) & _RANK_LOW_BITS  # one bit per rank held
@@ -171,21 +242,20 @@ def classify_mask(mask: int) -> Combo | None:
         low = (mask & -mask).bit_length() - 1 >> 2
         on_high = (mask >> (4 * high) & 15).bit_count()
         if on_high in (1, 4):
-            return Combo(mask, FOUR_PLUS_ONE, FIVE, 3 * CLASS_SPAN + (high if on_high == 4 else low))
-        return Combo(mask, FULL_HOUSE, FIVE, 2 * CLASS_SPAN + (high if on_high == 3 else low))
+            return Combo(mask, FOUR_PLUS_ONE, FIVE, four_plus_one_value(high if on_high == 4 else low))
+        return Combo(mask, FULL_HOUSE, FIVE, full_house_value(high if on_high == 3 else low))
     if ranks != 5:
         return None
     one_suit = not mask & ~_SUIT_MASKS[top & 3]
     window = _WINDOW_OF_FOLDED.get(folded)
     if window is not None:
         top_rank = WINDOWS[window][4]
-        key = window * 4 + (mask >> (4 * top_rank) & 15).bit_length() - 1  # the top card's suit
-        if one_suit:
-            return Combo(mask, STRAIGHT_FLUSH, FIVE, 4 * CLASS_SPAN + key)
-        return Combo(mask, STRAIGHT, FIVE, key)
+        top_suit = (mask >> (4 * top_rank) & 15).bit_length() - 1
+        value = straight_value(window, top_suit, one_suit)
+        return Combo(mask, STRAIGHT_FLUSH if one_suit else STRAIGHT, FIVE, value)
     if one_suit:
         best = _FLUSH_HIGH.get(folded)
         if best is None:
             best = _FLUSH_HIGH[folded] = max(FLUSH_RANK[r] for r in range(13) if folded >> (4 * r) & 1)
-        return Combo(mask, FLUSH, FIVE, CLASS_SPAN + best * 4 + (top & 3))
+        return Combo(mask, FLUSH, FIVE, flush_value(best, top & 3))
     return None

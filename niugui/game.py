@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Literal, Required, TypedDict
 
 from .cards import DECK_SIZE, S2, S3, Card, cards_of, mask_of, parse_cards
 from .combos import FIVE, Combo, classify_mask
-from .moves import Kept, follow, keep, singles_above
+from .moves import Kept, follow, follow_singles, keep
 
 SEATS = 4
 BLACK_MASK = (1 << S3) | (1 << S2)
@@ -39,6 +39,72 @@ OUTCOME_ZH = {
     "escape": "逃跑",
 }
 PLACE_ZH = ("上游", "二游", "三游", "下游")
+
+
+class PlayEntry(TypedDict):
+    """A play in a view's ``history``, ``trick`` or ``current``: who played which cards, of what kind."""
+
+    seat: int
+    play: list[str]
+    kind: str
+
+
+ActionEntry = TypedDict(
+    "ActionEntry",
+    {"seat": Required[int], "play": list[str], "kind": str, "pass": Literal[True], "escape": Literal[True]},
+    total=False,
+)
+"""One action in a view's ``history`` or ``trick``: a play ``{"seat": 1, "play": ["D4"], "kind":
+"single"}`` (a :class:`PlayEntry`), a pass ``{"seat": 2, "pass": true}`` (过门) or an escape
+``{"seat": 0, "escape": true}`` (逃跑, R35). Exactly one of ``play``, ``pass``, ``escape`` is present."""
+
+
+class ResultDict(TypedDict):
+    """A finished game's result, as in a record (RECORD.md) and a view."""
+
+    mode: str
+    outcome: str
+    finish: list[int]
+    scores: list[int]
+    black: list[int]
+
+
+class _SeatViewKeys(TypedDict):
+    """The keys of every view (see :class:`SeatView`)."""
+
+    seat: int | None
+    first_drawer: int
+    to_move: int | None
+    counts: list[int]
+    marks: list[list[str]]
+    finish: list[int]
+    trick: list[ActionEntry]
+    """This trick's plays and passes so far (R29)."""
+    current: PlayEntry | None
+    """The play to beat, ``None`` on a free lead (R27)."""
+    over: bool
+
+
+class SeatView(_SeatViewKeys, total=False):
+    """What :meth:`Game.view` returns: the one shape of a seat's (or a spectator's) knowledge.
+
+    Bots, the server, the terminal and the protocol's ``GameView`` all take this shape. The keys
+    below are present only where :meth:`Game.view` says: ``history`` and ``leads`` unless
+    ``history=False``; ``hand``, ``legal_plays`` and ``can_pass`` in a seat's view; ``result``,
+    ``hands`` and ``dealt`` once the game is over.
+    """
+
+    history: list[ActionEntry]
+    """Every action so far."""
+    leads: list[int]
+    """The index in ``history`` of every play made on a free lead (each trick's first play, R29), so
+    no reader re-derives where tricks begin and end."""
+    hand: list[str]
+    legal_plays: list[list[str]]
+    can_pass: bool
+    result: ResultDict
+    hands: list[list[str]]
+    dealt: list[list[str]]
 
 
 class IllegalMove(ValueError):
@@ -70,7 +136,7 @@ class Result:
     def zh(self) -> str:
         return OUTCOME_ZH[self.outcome]
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> ResultDict:
         """The record's ``result`` object (RECORD.md)."""
         return {
             "mode": self.mode,
@@ -123,6 +189,36 @@ def shuffle(deck: list[int], rng: random.Random) -> None:
         deck[i], deck[j] = deck[j], deck[i]
 
 
+def score(black: Sequence[int], finish: Sequence[int]) -> tuple[str, list[int]]:
+    """The outcome and each seat's score change of a game whose side went out (R32–R34): the one
+    place the game is scored (an escape is :func:`escape_scores`).
+
+    >>> score([0, 2], [2, 0])            # 2v2: the 上游's partner second out, a sweep (R33)
+    ('sweep', [2, -2, 2, -2])
+    >>> score([1], [3, 0, 2])            # 1v3: the 双牛鬼 last out (R34)
+    ('double_caught', [2, -6, 2, 2])
+    """
+    if len(black) == 1:
+        double = black[0]
+        if finish[0] == double:
+            outcome, mine, theirs = "double_win", 9, -3
+        elif double in finish:
+            outcome, mine, theirs = "double_draw", 0, 0
+        else:
+            outcome, mine, theirs = "double_caught", -6, 2
+        return outcome, [mine if s == double else theirs for s in range(SEATS)]
+    winners = list(black) if finish[0] in black else [s for s in range(SEATS) if s not in black]
+    partner = winners[0] if winners[1] == finish[0] else winners[1]
+    place = finish.index(partner) if partner in finish else 3
+    outcome, points = {1: ("sweep", 2), 2: ("win", 1), 3: ("draw", 0)}[place]
+    return outcome, [points if s in winners else -points for s in range(SEATS)]
+
+
+def escape_scores(seat: int) -> list[int]:
+    """R35: the seat that abandons the game loses 9; nobody else scores."""
+    return [-9 if s == seat else 0 for s in range(SEATS)]
+
+
 def hand_sizes(first_drawer: int) -> list[int]:
     """R9: 14 cards for the first drawer and the next seat clockwise, 13 for the others."""
     return [14 if seat in (first_drawer, (first_drawer - 1) % SEATS) else 13 for seat in range(SEATS)]
@@ -138,15 +234,14 @@ class Game:
         """Start from four hand masks (use the class methods, which check their input)."""
         self.first_drawer = first_drawer
         self.deck = deck
-        self.meta: dict[str, Any] = {}
         self._dealt = list(hands)
         self._hands = list(hands)
         self._black = [s for s, h in enumerate(hands) if h & BLACK_MASK]
         self._actions: list[tuple[int, str, int, str]] = []  # (seat, "play"|"pass"|"escape", mask, kind)
-        self._trick_start = 0  # index in _actions of this trick's first play
         self._last: Combo | None = None  # the play to beat, None on a free lead
         self._last_seat = -1
         self._passes_left = 0  # passes still to come before this trick ends (R29)
+        self._leads = [0]  # the index of each trick's first action (R29); the game's first is a lead
         self._holding = SEATS - hands.count(0)  # seats still holding cards
         self._next: tuple[int, ...] = (1, 2, 3, 0)  # per seat, the next seat in play order holding cards
         # Per seat, its hand's plays as moves.keep made them: built at the seat's first lead (or
@@ -217,13 +312,16 @@ class Game:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
-        """Replay a game record (RECORD.md); see :mod:`niugui.record`."""
+        """Replay a game record (RECORD.md): shorthand for :func:`niugui.record.game_from_record`.
+
+        ``record`` sits on top of ``game``: it is imported here, when called, never at module level.
+        """
         from .record import game_from_record
 
         return game_from_record(record)
 
     def to_record(self) -> dict[str, Any]:
-        """This game as a record (RECORD.md)."""
+        """This game as a record without ``meta``: shorthand for :func:`niugui.record.record_of_game`."""
         from .record import record_of_game
 
         return record_of_game(self)
@@ -232,10 +330,10 @@ class Game:
         """An independent copy (for search): same deal, same state."""
         other = Game.__new__(Game)
         other.__dict__.update(self.__dict__)
-        other.meta = dict(self.meta)
         other._hands = list(self._hands)
         other._actions = list(self._actions)
         other._kept = list(self._kept)
+        other._leads = list(self._leads)
         other._finish = list(self._finish)
         return other
 
@@ -259,6 +357,27 @@ class Game:
     def current(self) -> Combo | None:
         """The play to beat in this trick, or ``None`` on a free lead."""
         return self._last
+
+    @property
+    def current_seat(self) -> int | None:
+        """The seat whose play is to beat, or ``None`` on a free lead."""
+        return None if self._last is None else self._last_seat
+
+    def leads(self) -> list[int]:
+        """The index (in :meth:`actions`) of every play made on a free lead: where each trick began
+        (R29; after the last of them, once every other seat holding cards has passed, the trick ends).
+
+        >>> game = Game.deal(seed=7, first_drawer=0)
+        >>> game.play("D4"); game.pass_turn(); game.pass_turn(); game.pass_turn()
+        Combo('single', [D4])
+        >>> game.leads(), game.to_move, game.current_seat      # seat 2 has the next lead
+        ([0], 2, None)
+        >>> game.play(game.legal_plays()[0]); game.leads()
+        Combo('single', [H5])
+        [0, 4]
+        """
+        actions = self._actions
+        return [i for i in self._leads if i < len(actions) and actions[i][1] == "play"]
 
     @property
     def finish(self) -> list[int]:
@@ -312,7 +431,7 @@ class Game:
         hand = self._hands[seat]
         if last is not None:
             if last.group == 1:  # the commonest case, straight from the hand (as moves.follow does)
-                return singles_above(hand, last.value)
+                return follow_singles(hand, last.value)
             if last.group != FIVE:
                 return follow(hand, None, last)
         kept = self._kept[seat]
@@ -418,11 +537,11 @@ class Game:
             self._to_move = self._next[mover]
             return
         # Everyone else still holding cards has passed: the trick ends (R29).
+        self._leads.append(len(self._actions))  # the next action leads
         last_seat = self._last_seat
         self._to_move = last_seat if self._hands[last_seat] else self._next[last_seat]  # 接风
         self._last = None
         self._passes_left = 0
-        self._trick_start = len(self._actions)
 
     def escape(self, seat: int) -> None:
         """Abandon the game (逃跑, R35): −9 for ``seat``, the game ends at once."""
@@ -432,9 +551,7 @@ class Game:
         if not self._hands[seat]:
             raise IllegalMove(f"seat {seat} has gone out and has nothing to abandon (R35)", "R35")
         self._actions.append((seat, "escape", 0, ""))
-        scores = [0] * SEATS
-        scores[seat] = -9
-        self._end("escape", scores)
+        self._end("escape", escape_scores(seat))
 
     # ---- internals ----------------------------------------------------------------------------
 
@@ -483,25 +600,7 @@ class Game:
         return black_out or red_out
 
     def _score(self) -> None:
-        """R32–R34."""
-        finish = self._finish
-        black = self._black
-        if len(black) == 1:
-            double = black[0]
-            if finish[0] == double:
-                outcome, mine, theirs = "double_win", 9, -3
-            elif double in finish:
-                outcome, mine, theirs = "double_draw", 0, 0
-            else:
-                outcome, mine, theirs = "double_caught", -6, 2
-            scores = [mine if s == double else theirs for s in range(SEATS)]
-        else:
-            winners = black if finish[0] in black else [s for s in range(SEATS) if s not in black]
-            partner = winners[0] if winners[1] == finish[0] else winners[1]
-            place = finish.index(partner) if partner in finish else 3
-            outcome, points = {1: ("sweep", 2), 2: ("win", 1), 3: ("draw", 0)}[place]
-            scores = [points if s in winners else -points for s in range(SEATS)]
-        self._end(outcome, scores)
+        self._end(*score(self._black, self._finish))
 
     def _end(self, outcome: str, scores: list[int]) -> None:
         self._result = Result(self.mode, outcome, list(self._finish), scores, list(self._black))
@@ -510,7 +609,7 @@ class Game:
 
     # ---- views --------------------------------------------------------------------------------
 
-    def view(self, seat: int | None, history: bool = True) -> dict[str, Any]:
+    def view(self, seat: int | None, history: bool = True) -> SeatView:
         """What ``seat`` may know (R11, R12), as plain JSON data; ``None`` is a spectator.
 
         ``history=False`` leaves out the list of every action so far (a server sending each action
@@ -529,14 +628,14 @@ class Game:
         if seat is not None:
             _check_seat(seat, "seat")
         over = self._result is not None
-        view: dict[str, Any] = {
+        view: SeatView = {
             "seat": seat,
             "first_drawer": self.first_drawer,
             "to_move": self._to_move,
             "counts": [h.bit_count() for h in self._hands],
             "marks": [[str(c) for c in self.marks(s)] for s in range(SEATS)],
             "finish": list(self._finish),
-            "trick": [_action_dict(*a) for a in self._actions[self._trick_start :] if a[1] != "escape"],
+            "trick": [_action_dict(*a) for a in self._actions[self._leads[-1] :] if a[1] != "escape"],
             "current": None
             if self._last is None
             else {"seat": self._last_seat, "play": _codes_list(self._last.mask), "kind": self._last.kind},
@@ -544,6 +643,7 @@ class Game:
         }
         if history:
             view["history"] = [_action_dict(*action) for action in self._actions]
+            view["leads"] = self.leads()
         if seat is not None:
             view["hand"] = _codes_list(self._hands[seat])
             mine = seat == self._to_move
@@ -569,7 +669,9 @@ def _codes_list(mask: int) -> list[str]:
     return [str(c) for c in cards_of(mask)]
 
 
-def _action_dict(seat: int, action: str, mask: int, kind: str) -> dict[str, Any]:
+def _action_dict(seat: int, action: str, mask: int, kind: str) -> ActionEntry:
     if action == "play":
         return {"seat": seat, "play": _codes_list(mask), "kind": kind}
-    return {"seat": seat, action: True}
+    if action == "pass":
+        return {"seat": seat, "pass": True}
+    return {"seat": seat, "escape": True}

@@ -30,7 +30,7 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Generic, TypeVar
 
-from .combos import FIVE, FLUSH, WINDOWS, Combo, classify_mask
+from .combos import FIVE, FLUSH, WINDOWS, Combo, classify_mask, set_rank, singles_above
 
 # ---- tables -------------------------------------------------------------------------------------
 
@@ -164,9 +164,9 @@ def follow(hand: int, fives: list[Combo] | None, current: Combo) -> list[Combo]:
     ``None``)."""
     group = current.group
     if group == 1:
-        return singles_above(hand, current.value)
+        return follow_singles(hand, current.value)
     if group != FIVE:
-        return sets_above(hand, group, current.value)
+        return follow_sets(hand, group, current.value)
     if fives is None:
         fives = lead_lists(hand)[1]
     value = current.value
@@ -212,10 +212,10 @@ def lead_lists(hand: int) -> tuple[list[Combo], list[Combo]]:
     return singles, fives
 
 
-def singles_above(hand: int, value: int) -> list[Combo]:
-    """The singles of ``hand`` stronger than card ``value`` (R13, R5), weakest first."""
+def follow_singles(hand: int, value: int) -> list[Combo]:
+    """The singles of ``hand`` that beat a single of ``value`` (R13, R5), weakest first."""
     out = []
-    rest = hand >> (value + 1) << (value + 1)
+    rest = hand & singles_above(value)
     table = SINGLES
     while rest:
         low = rest & -rest
@@ -224,10 +224,10 @@ def singles_above(hand: int, value: int) -> list[Combo]:
     return out
 
 
-def sets_above(hand: int, size: int, value: int) -> list[Combo]:
-    """Pairs, triples or fours (R14–R16) of ``hand`` with value above ``value``."""
+def follow_sets(hand: int, size: int, value: int) -> list[Combo]:
+    """The pairs, triples or fours (R14–R16, by ``size``) of ``hand`` that beat one of ``value``."""
     tables = SETS[size]
-    rank = value >> 2
+    rank = set_rank(value)
     out = [c for c in tables[rank][hand >> (4 * rank) & 15] if c.value > value]
     for r in range(rank + 1, 13):
         nib = hand >> (4 * r) & 15

@@ -29,9 +29,11 @@ from abc import ABC, abstractmethod
 from types import FrameType
 from typing import Any, ClassVar, NamedTuple
 
+from ..game import SeatView
+
 Action = list[str] | None
 """Card codes to play, or ``None`` to pass."""
-View = dict[str, Any]
+View = SeatView
 """What ``Game.view(seat)`` returns."""
 
 log = logging.getLogger("niugui.bots")
@@ -144,7 +146,7 @@ def choose_checked(bot: Bot, view: View, budget: float | None = None, interrupt:
     thread); elsewhere an overrun is only detected once the bot returns.
     """
     # What is legal is read before the bot runs, so a bot that edits its view cannot change it.
-    allowed: View = {"legal_plays": [list(p) for p in view["legal_plays"]], "can_pass": view.get("can_pass")}
+    allowed: View = {**view, "legal_plays": [list(p) for p in view["legal_plays"]]}
     started = time.perf_counter()
     cpu_started = time.thread_time()
 

@@ -21,7 +21,6 @@ from functools import lru_cache
 from itertools import combinations
 
 from ..combos import (
-    CLASS_SPAN,
     FIVE,
     FOUR,
     FOUR_PLUS_ONE,
@@ -32,6 +31,10 @@ from ..combos import (
     WINDOWS,
     Combo,
     classify_mask,
+    four_plus_one_value,
+    full_house_value,
+    set_value,
+    single_value,
 )
 
 JOKERS = 3 << 52
@@ -90,17 +93,23 @@ def _loose_plays(mask: int) -> list[Combo]:
     out: list[Combo] = []
     for rank, triple in triples:
         if pairs:
-            out.append(Combo(triple | pairs.pop(0)[1], FULL_HOUSE, FIVE, 2 * CLASS_SPAN + rank))
+            out.append(Combo(triple | pairs.pop(0)[1], FULL_HOUSE, FIVE, full_house_value(rank)))
         else:
-            out.append(Combo(triple, TRIPLE, 3, triple.bit_length() - 1))
+            out.append(Combo(triple, TRIPLE, 3, _set_value(triple)))
     for rank, four in fours:
         if singles:
-            out.append(Combo(four | singles.pop(0)[1], FOUR_PLUS_ONE, FIVE, 3 * CLASS_SPAN + rank))
+            out.append(Combo(four | singles.pop(0)[1], FOUR_PLUS_ONE, FIVE, four_plus_one_value(rank)))
         else:
-            out.append(Combo(four, FOUR, 4, four.bit_length() - 1))
-    out.extend(Combo(m, PAIR, 2, m.bit_length() - 1) for _, m in pairs)
-    out.extend(Combo(m, SINGLE, 1, m.bit_length() - 1) for _, m in singles)
+            out.append(Combo(four, FOUR, 4, _set_value(four)))
+    out.extend(Combo(m, PAIR, 2, _set_value(m)) for _, m in pairs)
+    out.extend(Combo(m, SINGLE, 1, single_value(m.bit_length() - 1)) for _, m in singles)
     return out
+
+
+def _set_value(mask: int) -> int:
+    """The value of a pair, triple or four given as a mask of one rank."""
+    top = mask.bit_length() - 1
+    return set_value(top >> 2, top & 3)
 
 
 def five_candidates(hand: int) -> list[int]:

@@ -17,11 +17,10 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from ..cards import CARDS, DECK_SIZE, S2, S3
 from ..combos import Combo, classify_mask
-from ..game import SEATS, Game, hand_sizes
+from ..game import SEATS, Game, SeatView, hand_sizes
 
 CODE_INDEX: dict[str, int] = {str(card): int(card) for card in CARDS}
 """Canonical card code (R6) → card index."""
@@ -87,9 +86,14 @@ def _combo(mask: int) -> Combo:
 
 
 class _History:
-    """A pass over the public history: cards played, marks, who beat whom, who passed on what."""
+    """A pass over the public history: cards played, marks, who beat whom, who passed on what.
 
-    __slots__ = ("declined", "last", "last_seat", "left", "marks", "needed", "overtaken", "passes", "played")
+    Where tricks begin comes from the engine (the view's ``leads``, ``Game.leads()``), never from
+    counting passes here: a play that is not a lead beat the play before it, and a pass (never on a
+    free lead, R27) declined the play before it.
+    """
+
+    __slots__ = ("declined", "last", "left", "marks", "overtaken", "played")
 
     def __init__(self, first_drawer: int) -> None:
         self.left = hand_sizes(first_drawer)
@@ -97,48 +101,43 @@ class _History:
         self.declined: list[dict[int, int]] = [{} for _ in range(SEATS)]
         self.played = 0
         self.marks = [0] * SEATS
-        self.last: Combo | None = None
-        self.last_seat = -1
-        self.passes = 0
-        self.needed = 0
+        self.last: tuple[int, Combo] | None = None  # the latest play and its seat
 
-    def play(self, seat: int, mask: int) -> None:
+    def play(self, seat: int, mask: int, lead: bool) -> None:
         self.played |= mask
         self.marks[seat] |= mask & BLACK_BITS
         left = self.left
-        if self.last_seat >= 0 and self.last_seat != seat:
-            self.overtaken[self.last_seat][seat] += 2 if left[self.last_seat] <= 3 else 1
+        if not lead and self.last is not None:
+            beaten = self.last[0]
+            self.overtaken[beaten][seat] += 2 if left[beaten] <= 3 else 1
         left[seat] -= mask.bit_count()
-        holders = sum(1 for n in left if n)
-        self.last = _combo(mask)
-        self.last_seat = seat
-        self.passes = 0
-        self.needed = holders if left[seat] == 0 else holders - 1  # passes that end the trick (R29)
+        self.last = (seat, _combo(mask))
 
     def pass_turn(self, seat: int) -> None:
-        last = self.last
-        if last is not None:
-            seen = self.declined[seat].get(last.group)
-            if seen is None or last.value < seen:
-                self.declined[seat][last.group] = last.value
-        self.passes += 1
-        if self.passes >= self.needed:
-            self.last = None
-            self.last_seat = -1
+        if self.last is None:
+            return
+        last = self.last[1]
+        seen = self.declined[seat].get(last.group)
+        if seen is None or last.value < seen:
+            self.declined[seat][last.group] = last.value
 
 
-def situation_from_view(view: dict[str, Any]) -> Situation:
+def situation_from_view(view: SeatView) -> Situation:
     """The situation of the seat whose view this is."""
+    seat = view["seat"]
+    if seat is None:
+        raise ValueError("view: a seat's view is needed, not a spectator's")
     history = _History(view["first_drawer"])
-    for entry in view["history"]:
+    leads = set(view["leads"])
+    for index, entry in enumerate(view["history"]):
         cards = entry.get("play")
         if cards is not None:
-            history.play(entry["seat"], mask_of_codes(cards))
+            history.play(entry["seat"], mask_of_codes(cards), index in leads)
         elif "pass" in entry:
             history.pass_turn(entry["seat"])
     current = view["current"]
     return Situation(
-        seat=view["seat"],
+        seat=seat,
         hand=mask_of_codes(view["hand"]),
         counts=list(view["counts"]),
         marks=[mask_of_codes(m) for m in view["marks"]],
@@ -155,18 +154,20 @@ def situation_from_view(view: dict[str, Any]) -> Situation:
 def situation_from_game(game: Game) -> Situation:
     """The situation of the seat to move, read from a ``Game`` without building a view (fast path).
 
-    Reads the public action log (who played what) and that seat's own hand only.
+    Reads the public action log (who played what), where tricks began and that seat's own hand only.
     """
     seat = game.to_move
     if seat is None:
         raise ValueError("the game is over: no seat is to move (R31)")
     history = _History(game.first_drawer)
     actions = game.action_log()
-    for actor, action, mask, _ in actions:
+    leads = set(game.leads())
+    for index, (actor, action, mask, _) in enumerate(actions):
         if action == "play":
-            history.play(actor, mask)
+            history.play(actor, mask, index in leads)
         elif action == "pass":
             history.pass_turn(actor)
+    current_seat = game.current_seat
     return Situation(
         seat=seat,
         hand=game.hand_mask(seat),
@@ -175,7 +176,7 @@ def situation_from_game(game: Game) -> Situation:
         played=history.played,
         finish=game.finish,
         current=game.current,
-        current_seat=history.last_seat if game.current is not None else -1,
+        current_seat=-1 if current_seat is None else current_seat,
         opening=not actions,
         overtaken=history.overtaken,
         declined=history.declined,

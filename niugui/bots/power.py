@@ -11,15 +11,28 @@ True
 
 from __future__ import annotations
 
-from ..combos import CLASS_SPAN, FIVE, FLUSH_RANK, WINDOWS, Combo
+from ..combos import (
+    FIVE,
+    FLUSH_RANK,
+    WINDOWS,
+    Combo,
+    five_class,
+    flush_value,
+    four_plus_one_value,
+    full_house_value,
+    set_rank,
+    set_value,
+    singles_above,
+    straight_value,
+)
 
 
 def lowness(combo: Combo) -> int:
     """0 (strong) .. 12 (weak): how unlikely the play is to win a trick on its own."""
     if combo.group == FIVE:
-        return max(0, 6 - combo.value // CLASS_SPAN * 2)
-    rank = combo.value >> 2 if combo.value < 52 else 13
-    return max(0, 12 - rank)
+        return max(0, 6 - five_class(combo.value) * 2)
+    top = combo.mask.bit_length() - 1  # the highest card: its rank (R3), jokers above every rank
+    return max(0, 12 - min(top >> 2, 13))
 
 
 def beatable(combo: Combo, unseen: int) -> bool:
@@ -29,44 +42,41 @@ def beatable(combo: Combo, unseen: int) -> bool:
     """
     group, value = combo.group, combo.value
     if group == 1:
-        return unseen >> (value + 1) != 0
+        return unseen & singles_above(value) != 0
     if group != FIVE:
-        rank = value >> 2
-        for r in range(rank, 13):
+        for r in range(set_rank(value), 13):
             nib = unseen >> (4 * r) & 15
-            if nib.bit_count() >= group and (r > rank or nib.bit_length() - 1 > (value & 3)):
+            if nib.bit_count() >= group and set_value(r, nib.bit_length() - 1) > value:
                 return True
         return False
     return _five_beatable(unseen, value)
 
 
 def _five_beatable(unseen: int, value: int) -> bool:
-    cls = value // CLASS_SPAN
-    key = value % CLASS_SPAN
+    cls = five_class(value)
     nibbles = [unseen >> (4 * r) & 15 for r in range(13)]
     for window, ranks in enumerate(WINDOWS):  # straight flushes (R23)
         common = 15
         for r in ranks:
             common &= nibbles[r]
-        if common and 4 * CLASS_SPAN + window * 4 + common.bit_length() - 1 > value:
+        if common and straight_value(window, common.bit_length() - 1, flush=True) > value:
             return True
     fours = [r for r, n in enumerate(nibbles) if n == 15]
-    if cls <= 3 and unseen.bit_count() > 4 and any(cls < 3 or r > key for r in fours):
+    if cls <= 3 and unseen.bit_count() > 4 and any(four_plus_one_value(r) > value for r in fours):
         return True  # four plus one (R21): a four and any other card
     if cls <= 2:  # full house (R20)
         counts = [n.bit_count() for n in nibbles]
         for r, n in enumerate(counts):
-            if n >= 3 and (cls < 2 or r > key) and any(m >= 2 for q, m in enumerate(counts) if q != r):
+            if n >= 3 and full_house_value(r) > value and any(m >= 2 for q, m in enumerate(counts) if q != r):
                 return True
     if cls <= 1:  # flush (R19)
         for suit in range(4):
             in_suit = [r for r in range(13) if nibbles[r] >> suit & 1]
-            if len(in_suit) < 5:
-                continue
-            if cls < 1 or CLASS_SPAN + max(FLUSH_RANK[r] for r in in_suit) * 4 + suit > value:
+            if len(in_suit) >= 5 and flush_value(max(FLUSH_RANK[r] for r in in_suit), suit) > value:
                 return True
     if cls == 0:  # straight (R18)
         for window, ranks in enumerate(WINDOWS):
-            if all(nibbles[r] for r in ranks) and window * 4 + nibbles[ranks[4]].bit_length() - 1 > key:
+            top_suit = nibbles[ranks[4]].bit_length() - 1
+            if all(nibbles[r] for r in ranks) and straight_value(window, top_suit) > value:
                 return True
     return False

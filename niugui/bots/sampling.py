@@ -31,11 +31,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from ..cards import FULL_MASK, cards_of, mask_of, parse_cards
 from ..combos import classify_mask
-from ..game import BLACK_MASK, SEATS, Game
+from ..game import BLACK_MASK, SEATS, Game, SeatView
 
 PASS = -1
 """The history entry of a pass (a play is its card mask)."""
@@ -59,7 +58,7 @@ class Knowledge:
     """Every action as (seat, card mask) or (seat, ``PASS``)."""
 
 
-def knowledge_of(view: dict[str, Any]) -> Knowledge:
+def knowledge_of(view: SeatView) -> Knowledge:
     """Read a seat's view of a game in progress; ``ValueError`` if it is not one, or is inconsistent."""
     seat = view.get("seat")
     if not isinstance(seat, int) or "hand" not in view:

@@ -52,7 +52,7 @@ from .sampling import Knowledge, knowledge_of, reconstruct, sample_hands
 
 Candidate = Combo | None
 """A play, or ``None`` for a pass."""
-RolloutPolicy = Callable[[Game, int, list[int]], Candidate]
+RolloutPolicy = Callable[[Game, list[int]], Candidate]
 """(game, seat of the play to beat or -1, black seats) → the action of the seat to move."""
 
 TIE_BREAK = 0.05
@@ -77,7 +77,7 @@ def _breaks(combo: Combo, hand: int) -> int:
     return broken
 
 
-def greedy_policy(game: Game, last_seat: int, black: list[int]) -> Candidate:
+def greedy_policy(game: Game, black: list[int]) -> Candidate:
     """A fast, plain policy for rollouts, with the sides of the sampled world known.
 
     Goes out when it can; leads the largest combination holding its weakest card; lets a partner's
@@ -98,7 +98,7 @@ def greedy_policy(game: Game, last_seat: int, black: list[int]) -> Candidate:
     if not moves:
         return None
     mine = seat in black
-    if (last_seat in black) == mine and (len(black) == 2 or not mine):
+    if (game.current_seat in black) == mine and (len(black) == 2 or not mine):
         return None  # a partner's play: let it stand
     best = min(moves, key=lambda m: (_breaks(m, hand), m.value))
     if current.group != FIVE and (best.mask >> HIGH_CARD):
@@ -109,16 +109,14 @@ def greedy_policy(game: Game, last_seat: int, black: list[int]) -> Candidate:
     return best
 
 
-def rollout(game: Game, last_seat: int, black: list[int], policy: RolloutPolicy) -> None:
+def rollout(game: Game, black: list[int], policy: RolloutPolicy) -> None:
     """Play ``game`` to its end with ``policy`` for every seat."""
     while game.to_move is not None:
-        seat = game.to_move
-        action = policy(game, last_seat, black)
+        action = policy(game, black)
         if action is None:
             game.pass_turn()
         else:
             game.play(action)
-            last_seat = seat
 
 
 def value_for(game: Game, seat: int) -> float:
@@ -155,11 +153,11 @@ def candidates_of(game: Game, first: Candidate, limit: int) -> list[Candidate]:
 # ---- evaluation (runs in the main process and in workers) ------------------------------------------
 
 
-def _expert_policy(game: Game, last_seat: int, black: list[int]) -> Candidate:
+def _expert_policy(game: Game, black: list[int]) -> Candidate:
     return expert_combo(game)
 
 
-def _fast_expert_policy(game: Game, last_seat: int, black: list[int]) -> Candidate:
+def _fast_expert_policy(game: Game, black: list[int]) -> Candidate:
     return expert_combo(game, FAST)
 
 
@@ -183,7 +181,6 @@ Stats = list[tuple[float, float]]
 
 def evaluate(
     info: Knowledge,
-    last_seat: int,
     masks: list[int],
     worlds: int,
     seconds: float,
@@ -219,10 +216,9 @@ def evaluate(
             game = world.copy()
             if combo is not None:
                 game.play(combo)
-                rollout(game, info.seat, black, play)
             else:
                 game.pass_turn()
-                rollout(game, last_seat, black, play)
+            rollout(game, black, play)
             value = value_for(game, info.seat)
             if index == 0:
                 base = value
@@ -275,8 +271,6 @@ class SearchBot(Bot):
         if len(legal) + bool(view["can_pass"]) == 1:
             return list(legal[0]) if legal else None
         info = knowledge_of(view)
-        current = view["current"]
-        last_seat = current["seat"] if current else -1
         # Candidates depend only on the seat's own hand and the play to beat, which every sampled
         # world shares. Candidate 0, the default, is the expert's own choice (it reads only what the
         # seat knows; with greedy rollouts it is the greedy choice, told this one sample's sides).
@@ -284,17 +278,17 @@ class SearchBot(Bot):
         probe_hands = sample_hands(info, random.Random(seed))
         probe = reconstruct(info, probe_hands)
         if self.policy == "greedy":
-            first = greedy_policy(probe, last_seat, _black_of(info, probe_hands))
+            first = greedy_policy(probe, _black_of(info, probe_hands))
         else:
             first = expert_combo(probe)  # what the expert bot would play here
         candidates = candidates_of(probe, first, self.max_candidates)
         if len(candidates) == 1:
             return _action(candidates[0])
         masks = [0 if c is None else c.mask for c in candidates]
-        best = self._search(info, last_seat, masks, seed, started)
+        best = self._search(info, masks, seed, started)
         return _action(candidates[best])
 
-    def _search(self, info: Knowledge, last_seat: int, masks: list[int], seed: int, started: float) -> int:
+    def _search(self, info: Knowledge, masks: list[int], seed: int, started: float) -> int:
         """Successive halving (or flat) over candidates, measured against candidate 0 (the rollout
         policy's choice) on common worlds. Another candidate is chosen only when its mean gain over
         candidate 0 exceeds ``confidence`` standard errors."""
@@ -309,7 +303,7 @@ class SearchBot(Bot):
                 worlds, seconds = max(1, self.iterations // phases), 0.0
             else:
                 worlds, seconds = 0, max(0.0, (end - time.perf_counter()) / (phases - phase))
-            stats, n = self._evaluate(info, last_seat, [masks[i] for i in alive], worlds, seconds,
+            stats, n = self._evaluate(info, [masks[i] for i in alive], worlds, seconds,
                                       seed + 7919 * phase, phase == 0)
             if n == 0:
                 break  # the budget is spent
@@ -327,23 +321,23 @@ class SearchBot(Bot):
         spread = math.sqrt(max(0.0, squares[best] / n - mean * mean) / max(1, n - 1))
         return best if mean > 0 and mean > self.confidence * spread else 0
 
-    def _evaluate(self, info: Knowledge, last_seat: int, masks: list[int], worlds: int, seconds: float,
+    def _evaluate(self, info: Knowledge, masks: list[int], worlds: int, seconds: float,
                   seed: int, first: bool) -> tuple[Stats, int]:
         if self.workers == 1:
-            return evaluate(info, last_seat, masks, worlds, seconds, seed, self.policy, first)
+            return evaluate(info, masks, worlds, seconds, seed, self.policy, first)
         try:
             pool = _pool(self.workers - 1)
         except (BrokenProcessPool, RuntimeError, OSError):
             log.warning("search bot: worker processes could not start; searching in one process")
             _POOLS.pop(self.workers - 1, None)
             self.workers = 1
-            return evaluate(info, last_seat, masks, worlds, seconds, seed, self.policy, first)
+            return evaluate(info, masks, worlds, seconds, seed, self.policy, first)
         share = -(-worlds // self.workers) if worlds else 0
         futures: list[Future[tuple[Stats, int]]] = [
-            pool.submit(evaluate, info, last_seat, masks, share, seconds, seed + k, self.policy, False)
+            pool.submit(evaluate, info, masks, share, seconds, seed + k, self.policy, False)
             for k in range(1, self.workers)
         ]
-        stats, n = evaluate(info, last_seat, masks, share, seconds, seed, self.policy, first)
+        stats, n = evaluate(info, masks, share, seconds, seed, self.policy, first)
         for future in futures:
             more, m = future.result()
             stats = [(a + c, b + d) for (a, b), (c, d) in zip(stats, more, strict=True)]

@@ -4,17 +4,18 @@ Every deal is played six times, once per seating of {A, A, B, B} (see :mod:`niug
 worker processes, with a progress bar. It prints each bot's mean points per game with a 95%
 confidence interval (over deals), win/draw/loss rates, the rate of each outcome, decision times
 p50/p99 and fallbacks, and writes every game as a JSON line (RECORD.md) that ``niugui replay``
-reads: ``sed -n 7p FILE | niugui replay -`` replays the seventh game.
+reads: ``niugui replay FILE:7`` replays the seventh game.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from typing import Any
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -27,6 +28,7 @@ from rich.table import Table
 
 from .. import arena
 from ..bots import load_bot
+from .layout import pick
 
 PROG = "niugui arena"
 OUTCOME_LABELS = {
@@ -93,12 +95,12 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"cannot write {out}: {error.strerror}")
     deals = arena.deals_for(args.games)
     console = Console()
-    if not console.is_terminal:  # a pipe or a file: do not squeeze the tables into 80 columns
+    if not console.is_terminal and "COLUMNS" not in os.environ:  # a pipe or a file: 120 unless told
         console = Console(width=120)
     errors = Console(stderr=True)
     errors.print(
-        f"{deals * len(arena.ARRANGEMENTS)} games = {deals} deals × {len(arena.ARRANGEMENTS)} seatings "
-        f"of {specs[0]} (A) and {specs[1]} (B); seed {args.seed}; {args.workers} worker(s)"
+        f"{deals * len(arena.ARRANGEMENTS)} games = {_count(deals, 'deal')} × {len(arena.ARRANGEMENTS)} "
+        f"seatings of {specs[0]} (A) and {specs[1]} (B); seed {args.seed}; {_count(args.workers, 'worker')}"
     )
     errors.print(f"records: {out}", soft_wrap=True)
     started = time.perf_counter()
@@ -120,40 +122,95 @@ def run(args: argparse.Namespace) -> int:
         writer.close()
     elapsed = time.perf_counter() - started
     summary = arena.summarise(specs, reports)
-    console.print(bots_table(summary))
-    console.print(outcomes_table(summary))
+    for part in report(summary, console.width):
+        console.print(part)
     console.print(
-        f"{summary.games} games, {summary.deals} deals, {elapsed:.1f}s. The CI is over deals: a deal's 6 "
-        "seatings share its cards, so each deal is one sample. Win: the seat scored > 0; draw: 0. "
+        f"{_count(summary.games, 'game')}, {_count(summary.deals, 'deal')}, {elapsed:.1f}s. "
+        "The CI is over deals: a deal's 6 seatings share its cards, so each deal is one sample. "
+        "Win: the seat scored > 0; draw: 0. "
         f"Decision times (wall clock; cpu = the deciding thread's CPU time) over {summary.bots[0].decisions} "
         f"+ {summary.bots[1].decisions} decisions."
     )
-    console.print(f"records: {out}  (replay game k: sed -n kp {out} | niugui replay -)", soft_wrap=True)
+    console.print(f"records: {out}  (replay game k: niugui replay {out}:k)", soft_wrap=True)
     return 0
 
 
-def bots_table(summary: arena.Summary) -> Table:
-    table = Table(title="Points per seat per game (mean ± 95% CI over deals)")
-    for name in ("bot", "seat-games", "points", "win", "draw", "loss", "p50 ms", "p99 ms", "cpu p50",
-                 "cpu p99", "fallbacks"):
-        table.add_column(name, justify="left" if name == "bot" else "right", no_wrap=True)
+def _count(n: int, noun: str) -> str:
+    """``1 deal``, ``2 deals``."""
+    return f"{n} {noun}{'s' * (n != 1)}"
+
+
+def report(summary: arena.Summary, width: int) -> list[RenderableType]:
+    """The run's tables, laid out to fit ``width`` columns with no number cut: both bots in one table
+    when there is room, else strength and decision times apart, else one column per bot."""
+    bots = pick(width, bots_table(summary), Group(strength_table(summary), times_table(summary)),
+                bots_by_column(summary))
+    return [bots, outcomes_table(summary)]
+
+
+BOT_MEASURES = ("seat-games", "points", "win", "draw", "loss", "p50 ms", "p99 ms", "cpu p50", "cpu p99",
+                "fallbacks")
+"""The columns of a bot's row, after its name."""
+
+
+def _bot_cells(bot: arena.BotSummary) -> dict[str, str]:
+    return {
+        "seat-games": str(bot.seat_games), "points": f"{bot.mean:+.3f} ± {bot.ci:.3f}",
+        "win": f"{bot.win:.1%}", "draw": f"{bot.draw:.1%}", "loss": f"{bot.loss:.1%}",
+        "p50 ms": f"{bot.p50_ms:.3f}", "p99 ms": f"{bot.p99_ms:.3f}",
+        "cpu p50": f"{bot.cpu_p50_ms:.3f}", "cpu p99": f"{bot.cpu_p99_ms:.3f}",
+        "fallbacks": str(bot.fallbacks),
+    }
+
+
+def _bots_rows(summary: arena.Summary, title: str, measures: tuple[str, ...]) -> Table:
+    table = Table(title=title)
+    table.add_column("bot", overflow="fold")
+    for name in measures:
+        table.add_column(name, justify="right", no_wrap=True)
     for label, bot in zip("AB", summary.bots, strict=True):
-        table.add_row(
-            f"{label} {bot.spec}", str(bot.seat_games), f"{bot.mean:+.3f} ± {bot.ci:.3f}",
-            f"{bot.win:.1%}", f"{bot.draw:.1%}", f"{bot.loss:.1%}",
-            f"{bot.p50_ms:.3f}", f"{bot.p99_ms:.3f}", f"{bot.cpu_p50_ms:.3f}", f"{bot.cpu_p99_ms:.3f}",
-            str(bot.fallbacks),
-        )
+        cells = _bot_cells(bot)
+        table.add_row(f"{label} {bot.spec}", *(cells[name] for name in measures))
+    return table
+
+
+POINTS_TITLE = "Points per seat per game (mean ± 95% CI over deals)"
+
+
+def bots_table(summary: arena.Summary) -> Table:
+    """Both bots, every measure on one row each."""
+    return _bots_rows(summary, POINTS_TITLE, BOT_MEASURES)
+
+
+def strength_table(summary: arena.Summary) -> Table:
+    return _bots_rows(summary, POINTS_TITLE, BOT_MEASURES[:5])
+
+
+def times_table(summary: arena.Summary) -> Table:
+    return _bots_rows(summary, "Decision times and fallbacks", BOT_MEASURES[5:])
+
+
+def bots_by_column(summary: arena.Summary) -> Table:
+    """The narrow layout: one row per measure, one column per bot."""
+    table = Table(title=POINTS_TITLE)
+    table.add_column("", no_wrap=True)
+    for label, bot in zip("AB", summary.bots, strict=True):
+        table.add_column(f"{label} {bot.spec}", justify="right", no_wrap=True, overflow="fold")
+    cells = [_bot_cells(bot) for bot in summary.bots]
+    for name in BOT_MEASURES:
+        table.add_row(name, *(c[name] for c in cells))
     return table
 
 
 def outcomes_table(summary: arena.Summary) -> Table:
-    table = Table(title="Outcomes: share of games; per bot, share of its seat-games won (+) / lost (−) so")
+    """How games ended: the share of each outcome, and per bot the share of its seat-games it won or
+    lost that way. The outcome's name wraps on a narrow terminal; the numbers never do."""
+    table = Table(title="Outcomes: share of games; per bot, share of its seat-games won (+) or lost (−)")
     table.add_column("outcome")
-    table.add_column("games", justify="right")
+    table.add_column("games", justify="right", no_wrap=True)
     for label in "AB":
-        table.add_column(f"{label} +", justify="right")
-        table.add_column(f"{label} −", justify="right")
+        table.add_column(f"{label} +", justify="right", no_wrap=True)
+        table.add_column(f"{label} −", justify="right", no_wrap=True)
     for outcome in arena.OUTCOMES:
         if outcome == "escape" and not summary.outcomes[outcome]:
             continue

@@ -2,8 +2,11 @@
 
 Everything shown comes from ``game.view(your_seat)`` (see :mod:`niugui.cli.terminal_view`); the bots
 get their own seat's view through :func:`niugui.bots.choose_safely`. A wrong entry is answered with
-the rule it breaks and asked again. Ctrl-C, ``q`` or end of input in a game asks before escaping
-(R35, −9). Every game is saved as a record (RECORD.md) that ``niugui replay`` reads.
+the rule it breaks and asked again. Ctrl-C or ``q`` in a game asks before escaping (R35, -9); at
+every question Ctrl-C, Ctrl-D and closed input answer no. End of input at the move prompt (Ctrl-D,
+or input that was closed) escapes nothing: the game in progress is saved and the program ends;
+``niugui play --resume`` continues it. Keys typed before a question is shown are thrown away.
+Every game is saved as a record (RECORD.md) that ``niugui replay`` reads.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import FrameType
@@ -30,16 +34,24 @@ from rich.text import Text
 from ..bots import Bot, choose_safely, load_bot
 from ..cards import CARDS, Card, parse_cards
 from ..combos import FIVE_KINDS, classify
-from ..game import SEATS, Game, IllegalMove
-from ..series import Series, flip_first_drawer, flip_value
+from ..game import SEATS, Game, IllegalMove, SeatView
+from ..record import Meta, PlayerRef, RecordError, meta_of_record, new_meta, record_of_game
+from ..series import Series, flip_value
 from . import terminal_view as tv
 from .i18n import LANGS, kind_name, rule_reason, tr
+from .text import one_line, record_text
+
+try:
+    import termios
+except ImportError:  # not a POSIX terminal: nothing to discard
+    termios = None  # type: ignore[assignment]
 
 Reader = Callable[[Text], str]
 """Shows a prompt and returns the line typed; raises ``EOFError`` or ``KeyboardInterrupt``."""
 
 PASS_WORDS = {"p", "pass", "过", "过门", "不出", "不要"}
 HINT_WORDS = {"h", "hint", "?", "？", "提示"}
+MORE_WORDS = {"more", "m", "h+", "all", "全部", "更多"}
 QUIT_WORDS = {"q", "quit", "exit", "退出"}
 YES_WORDS = {"y", "yes", "是", "好", "要"}
 NO_WORDS = {"n", "no", "否", "不", "q", "quit"}
@@ -50,14 +62,21 @@ COMPACT_CARD = re.compile(
 )
 
 
+JOKER_WORDS = re.compile(r"(small|big)\s*joker", re.IGNORECASE)
+
+
 def read_cards(text: str) -> list[Card]:
-    """Cards typed in any R6 notation, separated or run together (``d4 c4``, ``d4c4``, ``♠3♠2``).
+    """Cards typed in any R6 notation, separated or run together (``d4 c4``, ``d4c4``, ``♠3♠2``), and
+    the jokers by their English names as the screen shows them.
 
     Raises ``ValueError`` naming the first token that is not a card.
 
     >>> read_cards("s3 10h"), read_cards("d4c4h4"), read_cards("♠3♠2"), read_cards("黑桃10红桃J")
     ([S3, HT], [D4, C4, H4], [S3, S2], [ST, HJ])
+    >>> read_cards("small joker, Big Joker")
+    [BJ, RJ]
     """
+    text = JOKER_WORDS.sub(lambda m: " BJ " if m.group(1).lower() == "small" else " RJ ", text)
     cards: list[Card] = []
     for token in (t for t in SEPARATORS.split(text) if t):
         try:
@@ -95,51 +114,64 @@ def register(subparsers: Any) -> None:
                         help=f"where game records are written (default {default_save_dir()})")
     parser.add_argument("--delay", type=float, default=0.6, metavar="SECONDS",
                         help="pause after each bot's action so you can follow (default 0.6)")
+    parser.add_argument("--resume", nargs="?", const="", default=None, metavar="RECORD",
+                        help="continue a game that was left when input ended (default: the latest in the "
+                             "--save directory), with its bots, seat, seed and running totals")
     parser.set_defaults(run=run)
 
 
+def _fail(message: str) -> int:
+    print(f"niugui play: {one_line(message)}", file=sys.stderr)
+    return 2
+
+
 def run(args: argparse.Namespace) -> int:
-    specs = [s.strip() for s in args.bots.split(",")]
-    if len(specs) not in (1, SEATS - 1) or not all(specs):
-        print(f"niugui play: --bots: give one bot or three, comma-separated, not {args.bots!r}",
-              file=sys.stderr)
-        return 2
-    if len(specs) == 1:
-        specs *= SEATS - 1
-    if args.delay < 0:
-        print("niugui play: --delay: must be 0 or more seconds", file=sys.stderr)
-        return 2
-    others = [s for s in range(SEATS) if s != args.seat]
-    bots: dict[int, Bot] = {}
-    try:
-        for seat, spec in zip(others, specs, strict=True):
-            bots[seat] = load_bot(spec, seed=_derived_seed(args.seed, "bot", seat))
-    except ValueError as error:
-        print(f"niugui play: --bots: {error}", file=sys.stderr)
-        return 2
     save_dir: Path = args.save or default_save_dir()
     try:
         save_dir.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        print(f"niugui play: --save: cannot use {str(save_dir)!r} for records: {error.strerror}",
-              file=sys.stderr)
-        return 2
+        return _fail(f"--save: cannot use {str(save_dir)!r} for records: {error.strerror}")
+    resumed: ResumePoint | None = None
+    if args.resume is not None:
+        try:
+            resumed = load_unfinished(Path(args.resume) if args.resume else None, save_dir)
+        except ValueError as error:
+            return _fail(f"--resume: {error}")
+        human, seed, chosen = resumed.human, resumed.seed, resumed.bots
+    else:
+        human, seed = args.seat, args.seed
+        specs = [s.strip() for s in args.bots.split(",")]
+        if len(specs) not in (1, SEATS - 1) or not all(specs):
+            return _fail(f"--bots: give one bot or three, comma-separated, not {args.bots!r}")
+        if len(specs) == 1:
+            specs *= SEATS - 1
+        chosen = dict(zip([s for s in range(SEATS) if s != human], specs, strict=True))
+    if args.delay < 0:
+        return _fail("--delay: must be 0 or more seconds")
+    bots: dict[int, Bot] = {}
+    try:
+        for seat, spec in chosen.items():
+            bots[seat] = load_bot(spec, seed=_derived_seed(seed, "bot", seat))
+    except ValueError as error:
+        return _fail(f"--bots: {error}")
     console = Console(highlight=False)
     interrupts = Interrupts()
 
     def read(prompt: Text) -> str:
+        discard_typeahead()
         # The prompt is printed while a Ctrl-C is only kept: cutting rich's print short would leave
         # its output buffered for good. Ctrl-C acts at once only while input() waits.
         console.print(prompt, end="")
+        sys.stdout.flush()
         with interrupts.waiting():
-            return input()
+            return read_line()
 
     session = Session(
         bots=bots,
-        specs=dict(zip(others, specs, strict=True)),
-        human=args.seat,
+        specs=chosen,
+        human=human,
         lang=args.lang,
-        seed=args.seed,
+        seed=seed,
         save_dir=save_dir,
         console=console,
         read=read,
@@ -147,7 +179,97 @@ def run(args: argparse.Namespace) -> int:
         interrupts=interrupts,
     )
     with session.interrupts.installed():
-        return session.run()
+        return session.run(resumed)
+
+
+def read_line() -> str:
+    """The next line typed, without its newline. ``EOFError`` when input ends — also for a last
+    line that input ended before Enter finished, so that no answer counts unless it was entered."""
+    line = sys.stdin.readline()
+    if not line.endswith("\n"):
+        raise EOFError
+    return line.rstrip("\r\n")
+
+
+def discard_typeahead() -> None:
+    """Throw away what was typed before a question is shown (a stray ``p`` typed while the bots
+    played must not pass the next turn). Only a terminal has such input; a pipe or file is read as is."""
+    if termios is None or not sys.stdin.isatty():
+        return
+    with suppress(termios.error, OSError):
+        termios.tcflush(sys.stdin.fileno(), termios.TCIFLUSH)
+
+
+@dataclass(frozen=True)
+class ResumePoint:
+    """A game saved unfinished when input ended, with what is needed to play it on."""
+
+    game: Game
+    path: Path
+    meta: Meta
+    """Its record's meta, kept for the finished record."""
+    number: int
+    """The game's number in its session."""
+    human: int
+    bots: dict[int, str]
+    """The bot spec at each other seat."""
+    seed: int | None
+    totals: list[int]
+    """The running totals before this game (R36)."""
+
+
+def load_unfinished(path: Path | None, save_dir: Path) -> ResumePoint:
+    """The game to resume: ``path``, or the newest unfinished record of ``niugui play`` in
+    ``save_dir``. ``ValueError`` says why there is none."""
+    if path is None:
+        candidates = sorted(save_dir.glob("niugui-*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for candidate in candidates:
+            try:
+                record = json.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                continue
+            if isinstance(record, dict) and "result" not in record and _settings(record) is not None:
+                path = candidate
+                break
+        else:
+            raise ValueError(f"no unfinished game in {save_dir}")
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ValueError(f"cannot read {path}: {error.strerror}") from None
+    except ValueError as error:
+        raise ValueError(f"{path} is not JSON: {error}") from None
+    settings = _settings(record) if isinstance(record, dict) else None
+    if settings is None:
+        raise ValueError(f"{path} is not a record saved by niugui play")
+    try:
+        game = Game.from_record(record)
+    except (RecordError, IllegalMove) as error:
+        raise ValueError(f"{path} does not replay: {error}") from None
+    if game.over:
+        raise ValueError(f"{path}: that game is over; niugui replay {path} shows it")
+    meta, human, bots, seed, totals = settings
+    return ResumePoint(game, path, meta, meta["game_no"], human, bots, seed, totals)
+
+
+def _settings(record: dict[str, Any]) -> tuple[Meta, int, dict[int, str], int | None, list[int]] | None:
+    """From a record's meta (RECORD.md, :class:`niugui.record.Meta`): the meta, your seat (the one
+    with no bot), the bots, the seed and the running totals before the game — or ``None`` when it is
+    not an unfinished game of ``niugui play``. The one place that reads what resuming needs."""
+    try:
+        meta = meta_of_record(record)
+    except RecordError:
+        return None
+    if meta is None or meta["app"] != "niugui play":
+        return None
+    humans = [seat for seat, player in enumerate(meta["players"]) if player["bot"] is None]
+    seed, totals = meta.get("seed"), meta.get("totals_before", [0] * SEATS)
+    if len(humans) != 1 or not (seed is None or isinstance(seed, int)):
+        return None
+    if not (isinstance(totals, list) and len(totals) == SEATS and all(type(t) is int for t in totals)):
+        return None
+    bots = {seat: str(player["bot"]) for seat, player in enumerate(meta["players"]) if seat != humans[0]}
+    return meta, humans[0], bots, seed, list(totals)
 
 
 def _derived_seed(seed: int | None, *parts: object) -> int | None:
@@ -192,6 +314,10 @@ class Interrupts:
             self.allowed = False
 
 
+class InputEnded(Exception):
+    """Input ended at the move prompt; the game in progress has been saved."""
+
+
 class Session:
     """A series of games at one table: you at ``human``, bots at the other seats."""
 
@@ -221,56 +347,102 @@ class Session:
         self._read = read
         self.delay = delay
         self.series = Series()
+        self.meta: Meta | None = None
+        """The record ``meta`` of the game being played (RECORD.md, :class:`niugui.record.Meta`)."""
         self.interrupts = interrupts or Interrupts()
         self.saved: list[Path] = []
 
     # ---- the session ------------------------------------------------------------------------
 
-    def run(self) -> int:
+    def run(self, resumed: ResumePoint | None = None) -> int:
+        """Play games until you say no more, or until input ends (the game in progress is then
+        saved, unfinished); ``resumed`` is such a game, played on first."""
         self.say(tr(self.lang, "title"), style="bold")
         self.say(tr(self.lang, "you_are", seat=self.human))
-        while True:
-            self.play_game(self.series.games + 1)
-            if not self.ask_yes(tr(self.lang, "next_game"), default=True):
-                break
+        number = 1
+        try:
+            if resumed is not None:
+                number = resumed.number
+                self.series.games = number - 1
+                self.series.totals = list(resumed.totals)
+                self.resume_game(resumed)
+                number += 1
+                if not self.ask_yes(tr(self.lang, "next_game"), default=True):
+                    raise InputEnded
+            while True:
+                self.play_game(number)
+                number += 1
+                if not self.ask_yes(tr(self.lang, "next_game"), default=True):
+                    break
+        except InputEnded:
+            pass
         if self.saved:
-            self.say(tr(self.lang, "saved_dir", path=self.save_dir))
+            self.say(tr(self.lang, "saved_dir", path=self.save_dir), soft_wrap=True)
         self.say(tr(self.lang, "bye"))
         return 0
+
+    def at_table(self) -> str:
+        """The bot at each other seat."""
+        seats = [f"{self.name(seat)} {self.specs[seat]}" for seat in range(SEATS) if seat != self.human]
+        return tr(self.lang, "at_table", seats=("、" if self.lang == "zh" else ", ").join(seats))
 
     def play_game(self, number: int) -> Game:
         """Deal, play to the end (or an escape), show the result, save the record."""
         lang = self.lang
         self.console.rule(tr(lang, "game_no", n=number))
-        meta: dict[str, Any] = {
-            "app": "niugui play",
-            "game": number,
-            "seats": ["human" if s == self.human else f"bot {self.specs[s]}" for s in range(SEATS)],
-            "bots": {str(s): spec for s, spec in self.specs.items()},
-            "human": self.human,
-            "seed": self.seed,
-            "started": datetime.now(UTC).isoformat(timespec="seconds"),
-        }
-        first_drawer = self.series.next_first_drawer
-        if first_drawer is None:  # the first game, or after an escape: 翻牌 (R8)
-            card = self.flip_card(number)
-            first_drawer = flip_first_drawer(card)
-            meta["first_drawer_by"] = {"flip": str(card), "value": flip_value(card)}
-            shown = tv.plain(tv.card_text(card.code, lang))
-            self.say(tr(lang, "flip", card=shown, value=flip_value(card), who=self.name(first_drawer)))
+        self.say(self.at_table())  # also when the seats table has no room for the bots' names
+        first = self.series.first_drawer(lambda: self.flip_card(number))  # 翻牌 or the last 上游 (R8)
+        first_drawer = first.seat
+        if first.card is not None:
+            shown = tv.plain(tv.card_text(first.card.code, lang))
+            value = flip_value(first.card)
+            self.say(tr(lang, "flip", card=shown, value=value, seat=first_drawer,
+                        who=self.name(first_drawer)))
         else:
-            meta["first_drawer_by"] = "previous_first_out"
             self.say(tr(lang, "first_drawer_prev", who=self.name(first_drawer)))
+        players = [
+            PlayerRef(id=None, nickname="you", bot=None)
+            if s == self.human
+            else PlayerRef(id=None, nickname=f"bot {self.specs[s]}", bot=self.specs[s])
+            for s in range(SEATS)
+        ]
+        self.meta = new_meta(
+            "niugui play", number, players, first, seed=self.seed,
+            started_at=datetime.now(UTC).isoformat(timespec="seconds"),
+        )
         deal_seed = None if self.seed is None else f"{self.seed}:{number}"
-        meta["deal_seed"] = deal_seed
         game = self.game_class.deal(seed=deal_seed, first_drawer=first_drawer)
-        game.meta = meta
         view = game.view(self.human)
-        self.say(tr(lang, "leads_first", who=self.name(view["to_move"])))
+        leader = view["to_move"]
+        assert leader is not None  # a game just dealt has a seat to move (R26)
+        self.say(tr(lang, "leads_first", who=self.name(leader)))
+        return self.play_out(game, number, view)
+
+    def resume_game(self, point: ResumePoint) -> Game:
+        """Take up a game saved unfinished where it stood, and play it out into the same record."""
+        lang = self.lang
+        self.console.rule(tr(lang, "game_no", n=point.number))
+        self.say(self.at_table())
+        self.meta = point.meta
+        actions = len(point.game.action_log())
+        self.say(tr(lang, "resumed", game=point.number, path=point.path, n=actions), soft_wrap=True)
+        view = point.game.view(self.human)
+        for line in tv.changes(None, view, lang)[-8:]:  # the last actions before it was left
+            self.say(line)
+        return self.play_out(point.game, point.number, view, point.path)
+
+    def play_out(self, game: Game, number: int, view: SeatView, path: Path | None = None) -> Game:
+        """Play ``game`` to the end (or an escape), show the result and save the record (to ``path``
+        when it was resumed from there). Raises :class:`InputEnded` once the game in progress is
+        saved, when input ends."""
+        lang = self.lang
         while not game.over:
             try:
                 self.step(game, view)
-            except (KeyboardInterrupt, EOFError):
+            except EOFError:  # input ended at the move prompt: keep the game, escape nothing
+                self.say("")
+                self.suspend(game, number, path)
+            except KeyboardInterrupt:
                 self.say("")
                 if self.confirm_escape():
                     game.escape(self.human)
@@ -282,17 +454,33 @@ class Session:
             view = after
         assert game.result is not None
         self.series.add(game.result)
-        self.console.print(tv.result_panel(view, lang, self.series.totals, self.series.games))
+        width, height = self.console.size
+        self.console.print(tv.result_panel(view, lang, self.series.totals, self.series.games,
+                                           bots=self.specs, width=width, height=height))
         try:
-            path = self.save(game, number)
+            path = self.save(game, number, path)
         except OSError as error:
             self.say(tr(lang, "not_saved", error=error), style="bold red")
         else:
-            self.say(tr(lang, "saved", path=path))
-            self.say(tr(lang, "replay_hint", path=path), style="dim")
+            self.say(tr(lang, "saved", path=path), soft_wrap=True)
+            self.say(tr(lang, "replay_hint", path=path), style="dim", soft_wrap=True)
         return game
 
-    def step(self, game: Game, view: dict[str, Any]) -> None:
+    def suspend(self, game: Game, number: int, path: Path | None) -> None:
+        """Save the game in progress with the running totals before it, say how to continue, and
+        end the session (:class:`InputEnded`)."""
+        assert self.meta is not None
+        meta: Meta = {**self.meta, "totals_before": list(self.series.totals)}
+        try:
+            path = self.save(game, number, path, meta)
+        except OSError as error:
+            self.say(tr(self.lang, "not_saved", error=error), style="bold red")
+        else:
+            self.say(tr(self.lang, "suspended", path=path), style="bold yellow", soft_wrap=True)
+            self.say(tr(self.lang, "resume_hint", path=path), soft_wrap=True)
+        raise InputEnded
+
+    def step(self, game: Game, view: SeatView) -> None:
         """One action by the seat to move: a bot's choice, or what you type."""
         seat = game.to_move
         assert seat is not None
@@ -308,10 +496,11 @@ class Session:
             with self.interrupts.waiting():
                 time.sleep(self.delay)
 
-    def your_turn(self, game: Game, view: dict[str, Any]) -> None:
+    def your_turn(self, game: Game, view: SeatView) -> None:
         """Ask until you enter a legal action, then apply it. Ctrl-C / end of input propagate."""
         lang = self.lang
-        self.console.print(tv.status(view, lang))
+        width, height = self.console.size
+        self.console.print(tv.status(view, lang, bots=self.specs, width=width))
         while True:
             line = self.read(Text(tr(lang, "prompt"), style="bold cyan")).strip()
             word = line.lower()
@@ -319,15 +508,15 @@ class Session:
                 self.say(tr(lang, "empty"), style="yellow")
             elif word in QUIT_WORDS:
                 raise KeyboardInterrupt
-            elif word in HINT_WORDS:
-                self.console.print(tv.hints(view, lang))
+            elif word in HINT_WORDS or word in MORE_WORDS:
+                self.console.print(tv.hints(view, lang, width=width, height=height, full=word in MORE_WORDS))
             else:
                 refusal = self.try_action(game, view, line)
                 if refusal is None:
                     return
                 self.say(tr(lang, "refused", reason=refusal), style="bold yellow")
 
-    def try_action(self, game: Game, view: dict[str, Any], line: str) -> str | None:
+    def try_action(self, game: Game, view: SeatView, line: str) -> str | None:
         """Apply what was typed, or say why not (the rule it breaks); ``None`` once applied."""
         lang = self.lang
         word = line.lower()
@@ -360,7 +549,7 @@ class Session:
             return self.explain(error, cards, view)
         return None
 
-    def explain(self, error: IllegalMove, cards: list[Card], view: dict[str, Any]) -> str:
+    def explain(self, error: IllegalMove, cards: list[Card], view: SeatView) -> str:
         """Why a play was refused, in the player's language, naming the rule (R1, R17, R24–R26)."""
         lang, rule = self.lang, error.rule
         shown = tv.plain(tv.cards_text([c.code for c in cards], lang))
@@ -382,11 +571,14 @@ class Session:
     def read(self, prompt: Text) -> str:
         return self._read(prompt)
 
-    def say(self, message: str | Text, style: str = "") -> None:
-        self.console.print(message if isinstance(message, Text) else Text(message, style=style))
+    def say(self, message: str | Text, style: str = "", soft_wrap: bool = False) -> None:
+        """Print a line; ``soft_wrap`` leaves the wrapping to the terminal, so that a path in it can be
+        copied whole."""
+        self.console.print(message if isinstance(message, Text) else Text(message, style=style),
+                           soft_wrap=soft_wrap)
 
     def name(self, seat: int) -> str:
-        return tv.who({"seat": self.human}, seat, self.lang)
+        return tv.seat_name(self.human, seat, self.lang)
 
     def ask_yes(self, question: str, default: bool) -> bool:
         """A yes/no question; end of input or Ctrl-C answers no."""
@@ -404,14 +596,14 @@ class Session:
                 return False
 
     def confirm_escape(self) -> bool:
-        """Ask before escaping (R35); a second Ctrl-C or end of input means yes, you are leaving."""
+        """Ask before escaping (R35): only a yes escapes; Ctrl-C, Ctrl-D or closed input is no."""
         while True:
             try:
                 prompt = Text(tr(self.lang, "confirm_escape"), style="bold magenta")
                 answer = self.read(prompt).strip().lower()
             except (EOFError, KeyboardInterrupt):
                 self.say("")
-                return True
+                return False
             if answer in YES_WORDS:
                 return True
             if not answer or answer in NO_WORDS:
@@ -423,11 +615,15 @@ class Session:
             return CARDS[secrets.randbelow(len(CARDS))]
         return CARDS[random.Random(f"{self.seed}:flip:{number}").randrange(len(CARDS))]
 
-    def save(self, game: Game, number: int) -> Path:
-        """Write the game's record (RECORD.md) and return its path."""
-        self.save_dir.mkdir(parents=True, exist_ok=True)
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
-        path = self.save_dir / f"niugui-{stamp}-{os.getpid()}-game{number}.json"
-        path.write_text(json.dumps(game.to_record(), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-        self.saved.append(path)
+    def save(self, game: Game, number: int, path: Path | None = None, meta: Meta | None = None) -> Path:
+        """Write the game's record (RECORD.md) with ``meta`` (default: this game's), laid out as the
+        examples are, to ``path`` (the record it was resumed from) or a new file; return the path."""
+        if path is None:
+            self.save_dir.mkdir(parents=True, exist_ok=True)
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+            path = self.save_dir / f"niugui-{stamp}-{os.getpid()}-game{number}.json"
+        record = record_of_game(game, self.meta if meta is None else meta)
+        path.write_text(record_text(record) + "\n", encoding="utf-8")
+        if path not in self.saved:
+            self.saved.append(path)
         return path

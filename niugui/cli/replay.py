@@ -1,6 +1,7 @@
 """``niugui replay [--json] [--actions] FILE``: replay a game record and say how it stands or ended.
 
-FILE is a record (RECORD.md) or ``-`` for standard input. The human report names the mode, the
+FILE is a record (RECORD.md) or ``-`` for standard input; ``FILE:N`` is line N of a JSON-lines file
+(one record a line, as ``niugui arena`` writes). The human report names the mode, the
 black side, the finish places, the outcome and each seat's score change, Chinese beside English; for
 a game in progress it shows only what is public (R11, R12): whose turn, card counts, marks, the
 current trick and the finish so far. ``--json`` prints exactly ``result.to_dict()`` — or ``null``
@@ -32,13 +33,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from rich.cells import cell_len
 
-from ..game import Game, IllegalMove
+from ..game import ActionEntry, Game, IllegalMove, ResultDict, SeatView
 from ..record import RecordError
 from .text import (
     ESCAPE_EN,
@@ -74,13 +76,16 @@ def register(subparsers: Any) -> None:
             "(exit status 1)."
         ),
     )
-    parser.add_argument("file", metavar="FILE", help="the record (JSON); '-' reads standard input")
+    parser.add_argument("file", metavar="FILE",
+                        help="the record (JSON); '-' reads standard input; FILE:N replays line N of a "
+                             "JSON-lines file (one record a line, as niugui arena writes)")
     parser.add_argument(
         "--json",
         action="store_true",
         help="print only the result as JSON, exactly result.to_dict(); null for a game in progress",
     )
-    parser.add_argument("--actions", action="store_true", help="also list every action in order")
+    parser.add_argument("--actions", action="store_true",
+                        help="also list every action in order, marking trick ends, 接风 and seats going out")
     parser.set_defaults(run=run)
 
 
@@ -98,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     view = game.view(None)  # only what is public; a finished game's view reveals everything
     lines = describe(view, source=name)
     if args.actions:
-        lines += ["", both("出牌记录", "actions"), *action_lines(view["history"])]
+        lines += ["", both("出牌记录", "actions"), *annotated_actions(game)]
     return emit("\n".join(lines))
 
 
@@ -111,8 +116,54 @@ def emit(text: str) -> int:
     return 0
 
 
+LINE_OF_FILE = re.compile(r"^(?P<path>.+):(?P<line>[0-9]+)$")
+
+
 def load(path: str) -> Any:
-    """The JSON value in ``path`` (``-``: standard input), or :class:`ReplayError`."""
+    """The JSON value in ``path`` (``-``: standard input), or in line N of it for ``path:N``; or
+    :class:`ReplayError`."""
+    wanted = LINE_OF_FILE.match(path)
+    if wanted and os.path.exists(wanted["path"]) and not os.path.exists(path):
+        return _load_line(wanted["path"], int(wanted["line"]))
+    name = "<stdin>" if path == "-" else path
+    text = _read(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        if error.msg == "Extra data" and _is_json_lines(text):
+            count = len(text.splitlines())
+            raise ReplayError(
+                f"{name}: holds {count} records, one a line (JSON lines); "
+                f"replay one with {PROG} {path}:N, N from 1 to {count}"
+            ) from None
+        raise ReplayError(f"{name}: not valid JSON: {error}") from None
+    except RecursionError:
+        raise ReplayError(f"{name}: not a record: JSON nested too deeply") from None
+
+
+def _is_json_lines(text: str) -> bool:
+    """Whether ``text``'s first line alone is a JSON object, as in a JSON-lines file."""
+    try:
+        return isinstance(json.loads(text.splitlines()[0]), dict)
+    except (ValueError, IndexError, RecursionError):
+        return False
+
+
+def _load_line(name: str, number: int) -> Any:
+    """The record on line ``number`` (from 1) of a JSON-lines file."""
+    lines = _read(name).splitlines()
+    if not 1 <= number <= len(lines):
+        raise ReplayError(f"{name}:{number}: no such line; the file has {len(lines)} (lines count from 1)")
+    try:
+        return json.loads(lines[number - 1])
+    except json.JSONDecodeError as error:
+        raise ReplayError(f"{name}:{number}: not valid JSON: {error}") from None
+    except RecursionError:
+        raise ReplayError(f"{name}:{number}: not a record: JSON nested too deeply") from None
+
+
+def _read(path: str) -> str:
+    """The text of ``path`` (``-``: standard input), or :class:`ReplayError`."""
     name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
@@ -124,12 +175,7 @@ def load(path: str) -> Any:
         raise ReplayError(f"{name}: cannot read the file: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
         raise ReplayError(f"{name}: not UTF-8 text (byte {error.start}): a record is JSON") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise ReplayError(f"{name}: not valid JSON: {error}") from None
-    except RecursionError:
-        raise ReplayError(f"{name}: not a record: JSON nested too deeply") from None
+    return text
 
 
 def replay(record: Any, name: str = "record") -> Game:
@@ -173,7 +219,7 @@ def _result_mismatch(record: dict[str, Any], message: str) -> str:
 # ---- the human report -------------------------------------------------------------------------
 
 
-def describe(view: dict[str, Any], source: str | None = None) -> list[str]:
+def describe(view: SeatView, source: str | None = None) -> list[str]:
     """The report of a game from its public view (``game.view(None)``), as lines of text."""
     history = view["history"]
     plays = sum(1 for a in history if "play" in a)
@@ -188,7 +234,7 @@ def describe(view: dict[str, Any], source: str | None = None) -> list[str]:
     return lines + (_finished(view) if over else _in_progress(view))
 
 
-def _finished(view: dict[str, Any]) -> list[str]:
+def _finished(view: SeatView) -> list[str]:
     result = view["result"]
     mode, outcome, black = result["mode"], result["outcome"], result["black"]
     finish, scores = result["finish"], result["scores"]
@@ -235,7 +281,7 @@ def _finished(view: dict[str, Any]) -> list[str]:
     return [*lines, "", *_table(rows)]
 
 
-def _in_progress(view: dict[str, Any]) -> list[str]:
+def _in_progress(view: SeatView) -> list[str]:
     marks = view["marks"]
     shown = [seat for seat in range(4) if marks[seat]]
     if len(shown) == 1 and len(marks[shown[0]]) == 2:
@@ -267,10 +313,10 @@ def _in_progress(view: dict[str, Any]) -> list[str]:
     return lines
 
 
-def action_lines(actions: Sequence[dict[str, Any]], numbered: bool = True) -> list[str]:
+def action_lines(actions: Sequence[ActionEntry], numbered: bool = True, start: int = 0) -> list[str]:
     """One line per action: ``#3  seat 1  对子 pair ♦5 ♣5`` or ``seat 2  过门 pass``."""
     lines = []
-    for index, action in enumerate(actions):
+    for index, action in enumerate(actions, start=start):
         if "play" in action:
             what = play_text(action["play"], action["kind"])
         elif action.get("pass"):
@@ -282,7 +328,41 @@ def action_lines(actions: Sequence[dict[str, Any]], numbered: bool = True) -> li
     return lines
 
 
-def _winner(result: dict[str, Any]) -> str:
+def annotated_actions(game: Game) -> list[str]:
+    """Every action of ``game`` (:func:`action_lines`), each followed by what it caused: a seat going
+    out with its place (R30), the end of a trick and who leads next — by 接风 when the trick's
+    winner is out (R29)."""
+    record = game.to_record()
+    record.pop("result", None)
+    record.pop("meta", None)
+    replayed = Game.from_record({**record, "actions": []})
+    lines: list[str] = []
+    for index, action in enumerate(record["actions"]):
+        out_before = len(replayed.view(None)["finish"])
+        seat = action["seat"]
+        if "play" in action:
+            replayed.play(action["play"], seat)
+        elif action.get("pass"):
+            replayed.pass_turn(seat)
+        else:
+            replayed.escape(seat)
+        view = replayed.view(None)
+        lines += action_lines(view["history"][-1:], start=index)
+        finish = view["finish"]
+        if len(finish) > out_before:
+            place = place_name(len(finish) - 1, "both")
+            lines.append(f"        {both('出完', 'out')}: seat {seat}, {place} (R30)")
+        if "pass" in action and not view["trick"] and view["to_move"] is not None:
+            winner = next(a["seat"] for a in reversed(view["history"]) if "play" in a)
+            lead = view["to_move"]
+            end = f"        {both('一轮结束', 'trick over')}: seat {winner} took it"
+            if lead == winner:
+                lines.append(f"{end}; seat {lead} leads (R29)")
+            else:
+                lines.append(f"{end} but is out; {both('接风', 'the lead passes on')} to seat {lead} (R29)")
+    return lines
+
+def _winner(result: ResultDict) -> str:
     """The side of the 上游 (R32), or a draw."""
     black, finish = result["black"], result["finish"]
     if not any(result["scores"]):

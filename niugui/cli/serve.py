@@ -4,6 +4,8 @@ by default, PostgreSQL with ``--db postgresql+psycopg://...``. The schema is mig
 from __future__ import annotations
 
 import argparse
+import os
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -86,11 +88,18 @@ def run(args: argparse.Namespace) -> int:
         rate_burst=2 * args.rate_limit,
         log_level=args.log_level,
     )
+    try:
+        listening = listen(args.host, args.port)  # before anything is announced or opened
+    except OSError as error:
+        reason = os.strerror(error.errno) if error.errno else str(error)
+        print(f"{PROG}: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
+        return 1
     logs.setup(args.log_level)
     try:
         store = Store(config.database_url())
         store.migrate()  # here, so that a bad --db or --data is one line, not a traceback
     except Exception as error:
+        listening.close()
         print(
             f"{PROG}: cannot open the database: {type(error).__name__}: {str(error).splitlines()[0]}",
             file=sys.stderr,
@@ -105,9 +114,23 @@ def run(args: argparse.Namespace) -> int:
             port=args.port,
             ws_max_size=WS_HARD_LIMIT,
             log_level=args.log_level,
+            log_config=None,  # uvicorn's own lines go through logs.setup's JSON handler
             access_log=False,
             lifespan="on",
         )
     )
-    server.run()
+    server.run(sockets=[listening])
     return 0 if server.started else 1
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host``:``port`` and listening, for uvicorn to serve on; ``OSError`` (a
+    port in use, a host that does not resolve or is not this machine's) says why not."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        address = socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)[0][4]
+    except socket.gaierror as error:
+        raise OSError(f"no such host ({error.strerror})") from None
+    sock = socket.create_server(address, family=family, backlog=2048)
+    sock.set_inheritable(True)
+    return sock

@@ -18,15 +18,20 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from rich import box
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from ..cards import Card, parse_cards
-from ..combos import FLUSH, FLUSH_RANK, STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, classify
-from .i18n import kind_name, mode_name, outcome_name, place_name, relative_name, tr
+from ..combos import FLUSH, FOUR_PLUS_ONE, FULL_HOUSE, PAIR, STRAIGHT, TRIPLE, classify
+from ..game import ActionEntry, ResultDict, SeatView
+from . import text
+from .i18n import join, kind_name, mode_name, ordinal, outcome_text, place_name, relative_name, side_name, tr
+from .layout import fits, lines_taken, pick
 
-View = dict[str, Any]
+View = SeatView
 
 RED = "bold red"
 BLACK = "bold"
@@ -34,12 +39,11 @@ MARK = "bold white on black"
 
 
 def card_text(code: str, lang: str = "zh") -> Text:
-    """One card, coloured: ♥ and ♦ red, ♠ and ♣ plain; 小王 plain, 大王 red (codes BJ/RJ in English)."""
+    """One card, coloured: ♥ and ♦ red, ♠ and ♣ plain; 小王 plain, 大王 red ("small joker" and
+    "big joker" in English)."""
     card = Card.parse(code)
-    if card.is_joker:
-        label = card.code if lang == "en" else card.zh
-        return Text(label, style=RED if card.code == "RJ" else BLACK)
-    return Text(card.symbol, style=RED if card.suit in (0, 2) else BLACK)
+    red = card.code == "RJ" if card.is_joker else card.suit in (0, 2)
+    return Text(text.card_text(card, "en" if lang == "en" else "zh"), style=RED if red else BLACK)
 
 
 def cards_text(codes: Iterable[str], lang: str = "zh") -> Text:
@@ -49,15 +53,8 @@ def cards_text(codes: Iterable[str], lang: str = "zh") -> Text:
 
 
 def play_text(codes: Sequence[str], kind: str, lang: str = "zh") -> Text:
-    """A play's cards: a straight in sequence order (R4: A2345 reads ♦A ♣2 ♠3 ♥4 ♦5), a flush with
-    2 low and A high (R19), else weakest first (R5)."""
-    cards = sorted(Card.parse(c) for c in codes)
-    if kind == FLUSH:  # R19: inside a flush A is high and 2 low
-        cards.sort(key=lambda card: FLUSH_RANK[card.rank])
-    elif kind in (STRAIGHT, STRAIGHT_FLUSH):
-        window = WINDOWS[WINDOW_OF_RANKS[sum(1 << card.rank for card in cards)]]
-        cards.sort(key=lambda card: window.index(card.rank))
-    return Text(" ").join(card_text(c.code, lang) for c in cards)
+    """A play's cards, coloured, in the order people read them (:func:`niugui.cli.text.play_order`)."""
+    return Text(" ").join(card_text(c.code, lang) for c in text.play_order(codes, kind))
 
 
 def plain(renderable: RenderableType, width: int = 120) -> str:
@@ -81,7 +78,11 @@ def _plain_console(width: int) -> Console:
 
 def who(view: View, seat: int, lang: str) -> str:
     """A seat named from the viewer's place: 你 / 下家 / 对家 / 上家 with its number."""
-    me = view.get("seat")
+    return seat_name(view.get("seat"), seat, lang)
+
+
+def seat_name(me: int | None, seat: int, lang: str) -> str:
+    """:func:`who` for a viewer in seat ``me`` (``None``: a spectator)."""
     if me is None:
         return tr(lang, "seat_name", seat=seat)
     return tr(lang, "who", rel=relative_name(lang, seat - me), seat=seat)
@@ -101,7 +102,7 @@ def place_of(view: View, seat: int, lang: str) -> str:
     return place_name(lang, 3)
 
 
-def action_text(view: View, entry: dict[str, Any], lang: str) -> Text:
+def action_text(view: View, entry: ActionEntry, lang: str) -> Text:
     """One history or trick entry: who played what, passed, or escaped."""
     name = who(view, entry["seat"], lang)
     if "play" in entry:
@@ -112,12 +113,25 @@ def action_text(view: View, entry: dict[str, Any], lang: str) -> Text:
     return Text(tr(lang, "passes", who=name), style="dim")
 
 
-def seats_table(view: View, lang: str) -> Table:
-    """Every seat: who, cards left, ♠3/♠2 marks, finish place, and its part in this trick."""
-    table = Table(show_edge=True, pad_edge=False, expand=False)
-    for key in ("col_player", "col_cards", "col_marks", "col_place", "col_trick"):
-        table.add_column(tr(lang, key))
-    last_in_trick: dict[int, dict[str, Any]] = {e["seat"]: e for e in view["trick"]}
+def side_of(result: ResultDict, seat: int) -> str:
+    """``black``, ``red`` or ``double``: the seat's side in a finished game (R10)."""
+    if seat in result["black"]:
+        return "double" if result["mode"] == "1v3" else "black"
+    return "red"
+
+
+def seats_table(view: View, lang: str, bots: dict[int, str] | None = None) -> Table:
+    """Every seat: who (and which bot plays it), cards left, ♠3/♠2 marks, finish place, and its part
+    in this trick."""
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, show_edge=False, expand=False)
+    table.add_column(tr(lang, "col_player"), no_wrap=True)
+    if bots:
+        table.add_column(tr(lang, "col_bot"))
+    table.add_column(tr(lang, "col_cards"), justify="right", no_wrap=True)
+    table.add_column(tr(lang, "col_marks"), no_wrap=True)
+    table.add_column(tr(lang, "col_place"), no_wrap=True)
+    table.add_column(tr(lang, "col_trick"))
+    last_in_trick: dict[int, ActionEntry] = {e["seat"]: e for e in view["trick"]}
     for seat in range(4):
         if view["marks"][seat]:
             marks = cards_text(view["marks"][seat], lang)
@@ -132,7 +146,11 @@ def seats_table(view: View, lang: str) -> Table:
         else:
             trick = Text(tr(lang, "pass_word"), style="dim")
         name = Text(who(view, seat, lang), style="bold reverse" if seat == view["to_move"] else "")
-        table.add_row(name, str(view["counts"][seat]), marks, place_of(view, seat, lang), trick)
+        row: list[RenderableType] = [name]
+        if bots:
+            row.append(Text(bots.get(seat, ""), style="dim"))
+        row += [str(view["counts"][seat]), marks, place_of(view, seat, lang), trick]
+        table.add_row(*row)
     return table
 
 
@@ -164,27 +182,92 @@ def hand_line(view: View, lang: str) -> Text:
     return Text(tr(lang, "your_hand", n=len(hand)), style="bold").append_text(cards_text(hand, lang))
 
 
-def status(view: View, lang: str) -> Group:
+def status(view: View, lang: str, bots: dict[int, str] | None = None, width: int = 120) -> Group:
     """The whole table as the viewer sees it: seats, the trick, whose turn, and the hand."""
-    parts: list[RenderableType] = [seats_table(view, lang), turn_line(view, lang)]
+    table = pick(width, seats_table(view, lang, bots), seats_table(view, lang))
+    parts: list[RenderableType] = [table, turn_line(view, lang)]
     if view.get("seat") is not None:
         parts.append(hand_line(view, lang))
         if view["to_move"] == view["seat"] and view["can_pass"] and not view["legal_plays"]:
-            parts.append(Text(tr(lang, "hint_none") + " — " + tr(lang, "hint_pass"), style="yellow"))
+            parts.append(Text(tr(lang, "hint_only_pass"), style="yellow"))
     return Group(*parts)
 
 
-def hints(view: View, lang: str) -> Group:
-    """The viewer's legal plays, numbered from 1 in the view's order, and whether it may pass."""
-    lines: list[RenderableType] = [Text(tr(lang, "hint_title"), style="bold")]
-    for number, play in enumerate(view["legal_plays"], start=1):
-        combo = classify(parse_cards(play))
-        kind = combo.kind if combo else ""
-        lines.append(Text(f"  [{number}] {kind_name(lang, kind)} ").append_text(play_text(play, kind, lang)))
-    if not view["legal_plays"]:
-        lines.append(Text(tr(lang, "hint_none")))
-    lines.append(Text(tr(lang, "hint_pass") if view["can_pass"] else tr(lang, "hint_no_pass"), style="dim"))
-    return Group(*lines)
+def play_class(play: Sequence[str]) -> tuple[object, ...]:
+    """What makes plays alike for a hint: the same kind and the part of it that counts, so a triple
+    with any pair is one class (R20), and so is a four with any single (R21), a flush with the same
+    top card (R19), a straight on the same ranks (R18) or a pair or triple of one rank (R14, R15).
+
+    >>> play_class(["D5", "C5", "HJ", "SJ", "CJ"]) == play_class(["D6", "C6", "HJ", "SJ", "CJ"])
+    True
+    >>> play_class(["D5"]) == play_class(["C5"])
+    False
+    """
+    cards = parse_cards(list(play))
+    combo = classify(cards)
+    if combo is None:
+        return ("", tuple(play))
+    if combo.kind in (FULL_HOUSE, FOUR_PLUS_ONE, FLUSH):
+        return (combo.kind, combo.value)
+    if combo.kind in (PAIR, TRIPLE, STRAIGHT):
+        return (combo.kind, tuple(sorted({card.rank for card in cards})))
+    return (combo.kind, combo.mask)
+
+
+def hints(view: View, lang: str, width: int = 120, height: int = 50, full: bool = False) -> Group:
+    """The viewer's legal plays by kind, numbered from 1 in the view's order: one play of each class
+    (:func:`play_class`) with how many more are alike, in at most ``height`` lines — or, with
+    ``full``, every play. Then whether it may pass. With nothing playable, that alone."""
+    plays: list[list[str]] = view["legal_plays"]
+    if not plays:
+        return Group(Text(tr(lang, "hint_only_pass"), style="yellow"))
+    classes: dict[tuple[object, ...], list[int]] = {}
+    for index, play in enumerate(plays):
+        classes.setdefault(play_class(play), []).append(index)
+    by_kind: dict[str, list[tuple[int, int]]] = {}  # kind -> [(index shown, how many more alike)]
+    for key, members in classes.items():
+        shown = [(i, 0) for i in members] if full else [(members[0], len(members) - 1)]
+        by_kind.setdefault(str(key[0]), []).extend(shown)
+    label_width = max(cell_len(kind_name(lang, kind)) for kind in by_kind) + 2
+    blocks = [
+        _packed(kind_name(lang, kind), label_width,
+                [_hint_entry(i, plays[i], kind, more, lang) for i, more in shown], width)
+        for kind, shown in by_kind.items()
+    ]
+    head = Text(tr(lang, "hint_title"), style="bold")
+    tail = [Text(tr(lang, "hint_pass") if view["can_pass"] else tr(lang, "hint_no_pass"), style="dim")]
+    if any(more for shown in by_kind.values() for _, more in shown):
+        tail.insert(0, Text(tr(lang, "hint_more"), style="dim"))
+    lines: list[Text] = []
+    budget = height - 2 - len(tail)  # the title, the list, the tail and the prompt after it
+    for number, block in enumerate(blocks):
+        if not full and len(lines) + len(block) > budget - (number < len(blocks) - 1):
+            lines.append(Text(tr(lang, "hint_cut", n=len(blocks) - number), style="dim"))
+            break
+        lines += block
+    return Group(head, *lines, *tail)
+
+
+def _hint_entry(index: int, play: Sequence[str], kind: str, more: int, lang: str) -> Text:
+    entry = Text(f"[{index + 1}] ").append_text(play_text(play, kind, lang))
+    return entry.append(f" (+{more})", style="dim") if more else entry
+
+
+def _packed(label: str, label_width: int, entries: list[Text], width: int) -> list[Text]:
+    """``entries`` after ``label``, as many on a line as ``width`` allows, later lines indented."""
+    lines: list[Text] = []
+    line = Text("  " + label + " " * (label_width - cell_len(label)))
+    empty = True
+    for entry in entries:
+        if not empty and line.cell_len + 2 + entry.cell_len > width:
+            lines.append(line)
+            line, empty = Text(" " * (label_width + 2)), True
+        if not empty:
+            line.append("  ")
+        line.append_text(entry)
+        empty = False
+    lines.append(line)
+    return lines
 
 
 def changes(before: View | None, after: View, lang: str) -> list[Text]:
@@ -200,8 +283,9 @@ def changes(before: View | None, after: View, lang: str) -> list[Text]:
                 lines.append(with_cards(lang, "mark_shown", card_text(code, lang), style="bold",
                                         who=who(after, seat, lang)))
         if "play" in entry and seat in after["finish"] and (before is None or seat not in before["finish"]):
-            place = place_name(lang, after["finish"].index(seat))
-            out = tr(lang, "goes_out", who=who(after, seat, lang), place=place)
+            place = after["finish"].index(seat)
+            out = tr(lang, "goes_out", who=who(after, seat, lang), place=place_name("zh", place),
+                     ordinal=ordinal(lang, place))
             lines.append(Text(out, style="bold green"))
         last = index == len(after["history"]) - 1
         if last and "pass" in entry and not after["trick"] and after["to_move"] is not None:
@@ -212,7 +296,7 @@ def changes(before: View | None, after: View, lang: str) -> list[Text]:
     return lines
 
 
-def _trick_winner(history: list[dict[str, Any]]) -> int:
+def _trick_winner(history: list[ActionEntry]) -> int:
     """The seat of the last play in the history (the trick just ended)."""
     for entry in reversed(history):
         if "play" in entry:
@@ -222,30 +306,93 @@ def _trick_winner(history: list[dict[str, Any]]) -> int:
 
 
 def score_text(change: int) -> Text:
-    """A score change, signed and coloured: +2 green, −2 red, 0 plain."""
+    """A score or total, signed and coloured: +2 green, -2 red, 0 plain."""
     return Text(f"{change:+d}" if change else "0", style="green" if change > 0 else "red" if change else "")
 
 
-def result_panel(view: View, lang: str, totals: Sequence[int], games: int) -> Group:
-    """The end of a game from the final view: outcome by name, score changes, totals, all hands."""
+def winner_line(view: View, lang: str) -> Text:
+    """Who won a finished game (R32): the side and its seats; or who escaped (R35); or a draw."""
     result = view["result"]
-    parts: list[RenderableType] = [
-        Text(tr(lang, "game_over", outcome=outcome_name(lang, result["outcome"])), style="bold yellow"),
-        Text(tr(lang, "mode", mode=mode_name(lang, result["mode"]),
-                black=", ".join(who(view, s, lang) for s in result["black"]))),
+    scores: list[int] = result["scores"]
+    if result["outcome"] == "escape":
+        escaped = next(e["seat"] for e in view["history"] if e.get("escape"))
+        name = who(view, escaped, lang)
+        return Text(tr(lang, "escaped_by", who=name), style="bold magenta")
+    winners = [seat for seat in range(4) if scores[seat] > 0]
+    if not winners:
+        return Text(tr(lang, "no_winner"), style="bold yellow")
+    side = side_name(lang, side_of(result, winners[0]))
+    seats = join(lang, [who(view, seat, lang) for seat in winners])
+    mine = view.get("seat") in winners
+    return Text(tr(lang, "winner", side=side, seats=seats), style="bold green" if mine else "bold red")
+
+
+def result_panel(view: View, lang: str, totals: Sequence[int], games: int,
+                 bots: dict[int, str] | None = None, width: int = 120, height: int = 50) -> Group:
+    """The end of a game from its final view: who won and the outcome with what it scores (R32–R35),
+    then per seat its side, place, score change and running total (R36), and the hands (R11).
+    Laid out to fit ``width`` × ``height``: with the bots and the dealt hands when there is room, else
+    compact (the cards still held only)."""
+    result = view["result"]
+    head: list[RenderableType] = [
+        Text(tr(lang, "game_over"), style="bold yellow"),
+        winner_line(view, lang),
+        Text(tr(lang, "outcome", outcome=outcome_text(lang, result["outcome"]))),
+        Text(tr(lang, "mode", mode=mode_name(lang, result["mode"]))),
     ]
-    table = Table(title=tr(lang, "totals_title", games=games))
-    for key in ("col_player", "col_place", "col_change", "col_total", "col_hand", "col_dealt"):
-        table.add_column(tr(lang, key))
+    left = _left(view, lang)
+    wide = Group(*head, _result_table(view, lang, totals, games, bots), *left, *_dealt(view, lang))
+    if fits(wide, width) and lines_taken(wide, width) <= height - RESULT_FOOTER_LINES:
+        return wide
+    table = _result_table(view, lang, totals, games, None)
+    if not fits(table, width):  # (the lines of cards may wrap; a table must not)
+        table = _result_table(view, lang, totals, games, None, short=True)
+    return Group(*head, table, *left)
+
+
+RESULT_FOOTER_LINES = 7
+"""Lines the game-over screen keeps below the panel: where the record went, how to replay it (two
+lines each when narrow) and the next question."""
+
+
+def _result_table(view: View, lang: str, totals: Sequence[int], games: int,
+                  bots: dict[int, str] | None, short: bool = False) -> Table:
+    result = view["result"]
+    table = Table(title=tr(lang, "totals_title", n=games), box=box.SIMPLE_HEAD, pad_edge=False,
+                  show_edge=False, title_justify="left")
+    table.add_column(tr(lang, "col_player"), no_wrap=True)
+    if bots:
+        table.add_column(tr(lang, "col_bot"), no_wrap=True)
+    for key in ("col_side", "col_place"):
+        table.add_column(tr(lang, key), no_wrap=True)
+    for key in ("col_change_short" if short else "col_change", "col_total"):
+        table.add_column(tr(lang, key), justify="right", no_wrap=True)
     for seat in range(4):
-        change = result["scores"][seat]
-        table.add_row(
-            who(view, seat, lang),
-            place_of(view, seat, lang),
-            score_text(change),
-            str(totals[seat]),
-            cards_text(view["hands"][seat], lang),
-            cards_text(view["dealt"][seat], lang),
-        )
-    parts.append(table)
-    return Group(*parts)
+        row: list[RenderableType] = [who(view, seat, lang)]
+        if bots:
+            row.append(Text(bots.get(seat, ""), style="dim"))
+        row += [side_name(lang, side_of(result, seat)), place_of(view, seat, lang),
+                score_text(result["scores"][seat]), score_text(totals[seat])]
+        table.add_row(*row, style="bold" if result["scores"][seat] > 0 else "")
+    return table
+
+
+def _dealt(view: View, lang: str) -> list[Text]:
+    """Every seat's dealt hand, one line each (R11: all is revealed at the end)."""
+    lines = [Text(tr(lang, "dealt_title"), style="bold")]
+    for seat in range(4):
+        lines.append(Text("  " + tr(lang, "labelled", who=who(view, seat, lang)))
+                     .append_text(cards_text(view["dealt"][seat], lang)))
+    return lines
+
+
+def _left(view: View, lang: str) -> list[Text]:
+    """The cards still held at the end, by seat; seats that went out are left out."""
+    held = [seat for seat in range(4) if view["hands"][seat]]
+    if not held:
+        return []
+    lines = [Text(tr(lang, "left_title"), style="bold")]
+    for seat in held:
+        lines.append(Text("  " + tr(lang, "labelled", who=who(view, seat, lang)))
+                     .append_text(cards_text(view["hands"][seat], lang)))
+    return lines

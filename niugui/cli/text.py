@@ -18,10 +18,12 @@ an English counterpart, and :func:`both` puts the two side by side.
 
 from __future__ import annotations
 
-from typing import Literal
+import json
+from collections.abc import Iterable
+from typing import Any, Literal
 
 from ..cards import Card
-from ..combos import KINDS, STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, ZH_NAMES
+from ..combos import FLUSH, FLUSH_RANK, KINDS, STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, ZH_NAMES
 from ..game import OUTCOME_ZH, PLACE_ZH
 
 Lang = Literal["zh", "en", "both"]
@@ -104,9 +106,15 @@ def kind_name(kind: str, lang: Lang = "zh") -> str:
 
 
 def card_text(code: str | Card, lang: Lang = "both") -> str:
-    """A card for people: ``♠3`` (suit symbol) for ``en``/``both``, ``黑桃3`` for ``zh``; jokers 小王/大王."""
+    """A card for people: its suit symbol and rank (``♠3``, ``♥10``) in every language; jokers are
+    小王/大王, or "small joker"/"big joker" in English. The one place a card becomes text for the
+    terminal."""
     card = code if isinstance(code, Card) else Card.parse(code)
-    return card.zh if lang == "zh" else card.symbol
+    if card.is_joker:
+        if lang == "en":
+            return "big joker" if card.code == "RJ" else "small joker"
+        return card.zh
+    return card.symbol
 
 
 def cards_text(codes: list[str], lang: Lang = "both") -> str:
@@ -114,13 +122,26 @@ def cards_text(codes: list[str], lang: Lang = "both") -> str:
     return " ".join(card_text(code, lang) for code in codes)
 
 
-def play_text(codes: list[str], kind: str, lang: Lang = "both") -> str:
-    """A play for people: its kind, then its cards — a straight in sequence order (R4)."""
-    cards = [Card.parse(code) for code in codes]
-    if kind in (STRAIGHT, STRAIGHT_FLUSH):
+def play_order(codes: Iterable[str], kind: str) -> list[Card]:
+    """A play's cards in the order people read them: a straight in sequence order (R4: A2345 reads
+    ♦A ♣2 ♠3 ♥4 ♦5), a flush with 2 low and A high (R19), else weakest first (R5).
+
+    >>> play_order(["DA", "D2", "D7", "D9", "DK"], "flush")
+    [D2, D7, D9, DK, DA]
+    """
+    cards = sorted(Card.parse(code) for code in codes)
+    if kind == FLUSH:
+        cards.sort(key=lambda card: FLUSH_RANK[card.rank])
+    elif kind in (STRAIGHT, STRAIGHT_FLUSH):
         window = WINDOWS[WINDOW_OF_RANKS[sum(1 << card.rank for card in cards)]]
         cards.sort(key=lambda card: window.index(card.rank))
-    return f"{kind_name(kind, lang)} {' '.join(card_text(card, lang) for card in cards)}"
+    return cards
+
+
+def play_text(codes: list[str], kind: str, lang: Lang = "both") -> str:
+    """A play for people: its kind, then its cards in :func:`play_order`."""
+    return f"{kind_name(kind, lang)} {' '.join(card_text(card, lang) for card in play_order(codes, kind))}"
+
 
 def one_line(message: str) -> str:
     r"""The message with every unprintable character escaped, so text quoted from a record (which
@@ -130,3 +151,30 @@ def one_line(message: str) -> str:
     says \x85 and\n
     """
     return "".join(c if c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in message)
+
+
+def record_text(record: dict[str, Any]) -> str:
+    """A record as JSON laid out like the examples/ files: a key a line, a list of actions (or hands)
+    an item a line, everything else on the line of its key.
+
+    >>> print(record_text({"format": "niugui-record", "actions": [{"seat": 0, "play": ["D4"]}], "meta": {}}))
+    {
+      "format": "niugui-record",
+      "actions": [
+        {"seat": 0, "play": ["D4"]}
+      ],
+      "meta": {}
+    }
+    """
+
+    def one(value: Any) -> str:
+        return json.dumps(value, ensure_ascii=False)
+
+    lines = []
+    for key, value in record.items():
+        if isinstance(value, list) and value and all(isinstance(item, list | dict) for item in value):
+            items = ",\n".join(f"    {one(item)}" for item in value)
+            lines.append(f"  {one(key)}: [\n{items}\n  ]")
+        else:
+            lines.append(f"  {one(key)}: {one(value)}")
+    return "{\n" + ",\n".join(lines) + "\n}"

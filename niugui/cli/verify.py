@@ -1,8 +1,9 @@
-"""``niugui verify RECORD_FILE``: prove a server game's deal matches the commitment published before it.
+"""``niugui verify RECORD_FILE``: prove a server game is the one committed before its first action.
 
-The record's ``meta`` holds ``commitment`` and ``salt``; the deal is its ``deck``. The check is
-``sha256(salt + ":" + ",".join(deck)) == commitment`` (docs/protocol.md, "Fair deal"), and the record
-must replay under the rules. ``--commitment HEX`` also checks the commitment you saw at the deal.
+The record's ``meta.fairness`` holds the proof (docs/protocol.md, "Fair deal"; :mod:`niugui.fairness`
+checks it, with no server): its deal, first drawer and seats must hash to the commitment, its
+actions must be the sealed ones, and the record must replay under the rules. ``--commitment HEX``
+also checks the commitment you saw at the deal. Older records (scheme 1) are checked as such.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ import json
 import sys
 from typing import Any
 
-from ..game import Game, IllegalMove
-from ..record import RecordError
-from ..server.fairness import SCHEME, check_commitment
+from ..fairness import verify_record
 from .text import one_line
 
 PROG = "niugui verify"
+ONLY_SERVER_GAMES = (
+    "only games dealt by `niugui serve` carry a commitment (published before the first action)"
+)
 
 
 def register(subparsers: Any) -> None:
@@ -37,32 +39,19 @@ def register(subparsers: Any) -> None:
 
 
 def verify(record: Any, seen: str | None = None) -> str:
-    """A one-line proof, or ``ValueError`` saying what does not match."""
-    if not isinstance(record, dict):
-        raise ValueError("the record must be a JSON object (RECORD.md)")
-    meta = record.get("meta")
-    if not isinstance(meta, dict):
-        raise ValueError("meta: missing; only records from `niugui serve` carry a commitment")
-    commitment, salt, deck = meta.get("commitment"), meta.get("salt"), record.get("deck")
-    if not isinstance(commitment, str) or not isinstance(salt, str):
-        raise ValueError(
-            "meta.commitment and meta.salt: missing (the salt is revealed when the game is over)"
-        )
-    if meta.get("commitment_scheme", SCHEME) != SCHEME:
-        raise ValueError(f"meta.commitment_scheme: unknown scheme {meta.get('commitment_scheme')!r}")
-    if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
-        raise ValueError("deck: the record must give the deal as a deck of 54 card codes")
-    try:
-        Game.from_record(record)
-    except (RecordError, IllegalMove) as error:
-        raise ValueError(f"the record does not replay: {error}") from None
-    if seen is not None and seen.strip().lower() != commitment.lower():
-        raise ValueError(f"the record's commitment {commitment} is not the one you saw ({seen.strip()})")
-    if not check_commitment(commitment, salt, deck):
-        raise ValueError(
-            f"MISMATCH: sha256(salt:deck) is not {commitment}; this deck is not the committed one"
-        )
-    return f"OK: sha256(salt:deck) = {commitment}; the deal matches the commitment and the record replays"
+    """A one-line proof, or ``ValueError`` saying what does not match (see ``verify_record``). A record
+    that carries no proof at all is told which games have one."""
+    if isinstance(record, dict):
+        meta = record.get("meta")
+        if not isinstance(meta, dict):
+            raise ValueError(f"meta: missing: {ONLY_SERVER_GAMES}")
+        if "fairness" not in meta and "commitment" not in meta:
+            app = meta.get("app")
+            dealt_by = ""
+            if isinstance(app, str) and app != "niugui serve":
+                dealt_by = f"this game comes from {one_line(app)}, which deals on your own machine; "
+            raise ValueError(f"meta.fairness: missing: {dealt_by}{ONLY_SERVER_GAMES}")
+    return verify_record(record, seen)
 
 
 def run(args: argparse.Namespace) -> int:

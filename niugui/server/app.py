@@ -18,7 +18,7 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.websockets import WebSocketDisconnect
 
-from . import auth, logs
+from . import auth, logs, replays
 from .config import Config
 from .hub import Hub
 from .metrics import Metrics
@@ -222,6 +222,8 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         return JSONResponse(
             game.record, headers={"Content-Disposition": f'attachment; filename="niugui-game-{game_id}.json"'}
         )
+
+    replays.add_routes(app, store)
 
     @app.websocket("/ws")
     async def websocket_endpoint(websocket: WebSocket) -> None:

@@ -27,13 +27,19 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False, default=str)
 
 
+LOGGERS = ("niugui", "uvicorn")
+"""The loggers whose lines come out as JSON: ours, and uvicorn's own (``uvicorn.error`` …)."""
+
+
 def setup(level: str = "info") -> None:
+    """Every line of :data:`LOGGERS` as one JSON object on standard error, from ``level`` up."""
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(JsonFormatter())
-    root = logging.getLogger("niugui")
-    root.handlers[:] = [handler]
-    root.setLevel(level.upper())
-    root.propagate = False
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        logger.handlers[:] = [handler]
+        logger.setLevel(level.upper())
+        logger.propagate = False
 
 
 def info(message: str, **fields: Any) -> None:

@@ -305,8 +305,9 @@ class ResultView(Message):
 
 
 class GameView(Message):
-    """Exactly the engine's ``game.view(seat)`` (``view(None)`` for a spectator). In ``event``
-    messages ``history`` is left out (the events carry it); ``snapshot`` includes it."""
+    """Exactly the engine's ``game.view(seat)`` (``view(None)`` for a spectator), whose shape is
+    ``niugui.game.SeatView`` (a test checks that the two have the same keys). In ``event`` messages
+    ``history`` and ``leads`` are left out (the events carry them); ``snapshot`` includes them."""
 
     seat: Seat | None
     first_drawer: Seat
@@ -315,6 +316,9 @@ class GameView(Message):
     marks: list[list[CardCode]] = Field(description="♠3/♠2 shown per seat once played (R11)")
     finish: list[Seat]
     history: list[PlayView | PassView | EscapeView] | None = None
+    leads: list[int] | None = Field(
+        None, description="with history: the index in it of each trick's first play (on a free lead, R29)"
+    )
     trick: list[PlayView | PassView | EscapeView]
     current: PlayView | None
     over: bool
@@ -327,11 +331,17 @@ class GameView(Message):
 
 
 class Reveal(Message):
-    """The fairness proof, revealed after the game (see "Fair deal")."""
+    """The fairness proof, revealed after the game (see "Fair deal"); the same as the record's
+    ``meta.fairness``. Scheme 1 (``sha256(salt:deck)``) is that of games dealt before scheme 2."""
 
-    scheme: Literal["sha256(salt:deck)"]
+    scheme: Literal["niugui-fair/2", "sha256(salt:deck)"]
+    protocol: int | None = Field(None, description="the protocol version committed to (scheme 2)")
     commitment: str
     salt: str
+    statement: str | None = Field(None, description="the canonical JSON the commitment hashes (scheme 2)")
+    seal_key: str | None = Field(None, description="hash of the game's one-time public key (scheme 2)")
+    chain: str | None = Field(None, description="the hash chain over the game's actions (scheme 2)")
+    seal: str | None = Field(None, description="the one-time signature of chain (scheme 2, hex)")
     deck: list[CardCode] = Field(description="the 54 cards in drawing order (R9)")
 
 
@@ -535,6 +545,49 @@ class SessionResponse(Message):
     account: Account
 
 
+class ReplaySeat(Message):
+    """Who sat in a seat, as the record's ``meta`` says (both null when it does not say)."""
+
+    nickname: str | None = Field(None, max_length=40)
+    bot: str | None = Field(None, max_length=16, description="a bot's level, when a bot played the seat")
+
+
+class ReplayStep(Message):
+    """The game after one more action of the record: the engine's spectator view ``game.view(None)``
+    without ``history`` (the steps carry it: ``history`` = the ``action`` of steps 1..i)."""
+
+    action: PlayView | PassView | EscapeView | None = Field(
+        description="the action just applied; null in step 0"
+    )
+    view: GameView
+    hands: list[list[CardCode]] | None = Field(
+        description="each seat's cards now; only when the record finishes the game (the end shows them, R11)"
+    )
+
+
+class Replay(Message):
+    """``POST /api/replay`` (a record as the body) and ``GET /api/games/{id}/replay``: every step of a
+    game computed by the engine. ``steps[0]`` is the deal, ``steps[i]`` the game after action i."""
+
+    finished: bool = Field(description="the record's actions end the game")
+    first_drawer: Seat
+    seats: list[ReplaySeat] = Field(min_length=4, max_length=4)
+    flip: FlipInfo | None = Field(description="the 翻牌 that chose the first drawer, if the record says")
+    reveal: Reveal | None = Field(description="the fairness proof: for a finished record whose meta has it")
+    steps: list[ReplayStep] = Field(min_length=1)
+
+
+class ReplayError(Message):
+    """Why a replay was refused, as ``{"detail": ReplayError}`` with HTTP 400, 404, 413 or 422."""
+
+    code: Literal["bad_json", "bad_record", "illegal_action", "too_large", "not_found", "in_progress"]
+    message: str = Field(description="in English, naming the field or the action and the rule")
+    field: str | None = Field(None, description="bad_record: the field at fault, e.g. actions[3].seat")
+    index: int | None = Field(None, description="illegal_action: the 0-based index of the action")
+    rule: str | None = Field(None, description="illegal_action: the rule it breaks, e.g. R27")
+    limit: int | None = Field(None, description="too_large: the largest record accepted, in bytes")
+
+
 # ---- the document -------------------------------------------------------------------------------
 
 BEGIN = "<!-- BEGIN GENERATED SCHEMAS: python -m niugui.server.protocol docs/protocol.md -->"
@@ -554,6 +607,8 @@ def schemas_markdown() -> str:
                 "RegisterRequest": RegisterRequest.model_json_schema(),
                 "LoginRequest": LoginRequest.model_json_schema(),
                 "SessionResponse": SessionResponse.model_json_schema(),
+                "Replay": Replay.model_json_schema(by_alias=True),
+                "ReplayError": ReplayError.model_json_schema(),
             },
         ),
     ]

@@ -16,18 +16,21 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
+from niugui import fairness
 from niugui.bots import Bot, choose_safely, fallback_action, load_bot
 from niugui.cards import cards_of, mask_of, parse_cards
 from niugui.combos import classify
-from niugui.game import Game, IllegalMove
+from niugui.game import Game, IllegalMove, SeatView
+from niugui.record import PlayerRef, new_meta, record_of_game
 from niugui.series import Series
 
-from . import fairness, logs
+from . import logs
 from .config import Config
 from .metrics import Metrics
-from .protocol import TableSettings
+from .protocol import PROTOCOL_VERSION, TableSettings
 from .store import GameRow, LedgerEntry, Store
 
 SEATS = 4
@@ -86,7 +89,15 @@ def load_policy(level: str) -> Bot | None:
     return None
 
 
-def decide(bot: Bot | None, view: dict[str, Any], budget: float) -> list[str] | None:
+REVEALED = ("scheme", "protocol", "commitment", "salt", "statement", "seal_key", "chain", "seal")
+"""The fairness proof's fields that the game_over event reveals (protocol ``Reveal``)."""
+
+
+def _now_iso() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def decide(bot: Bot | None, view: SeatView, budget: float) -> list[str] | None:
     return fallback_action(view) if bot is None else choose_safely(bot, view, budget)
 
 
@@ -174,7 +185,7 @@ class TableRuntime:
             "you": you,
         }
 
-    def view(self, seat: int | None, history: bool = False) -> dict[str, Any] | None:
+    def view(self, seat: int | None, history: bool = False) -> SeatView | None:
         """The engine's view for ``seat`` (None: spectator) — the only source of game data sent out."""
         if self.game is None:
             return None
@@ -270,7 +281,6 @@ class TableRuntime:
                 self.game_row = self.store.game(event["game_id"])
             assert self.game_row is not None
             self.game = Game.from_deck(self.game_row.deck, self.game_row.first_drawer)
-            self.game.meta = dict(self.game_row.meta)
             self.game_id = self.game_row.id
             self.game_no = event["game_no"]
             self.players = [None if s.player is None else dict(s.player) for s in self.seats]
@@ -300,7 +310,6 @@ class TableRuntime:
         elif kind == "game_over":
             assert self.game is not None and self.game.result is not None
             self.series.add(self.game.result)
-            self.game.meta["salt"] = event["reveal"]["salt"]  # revealed now that the game is over
             for s in self.seats:
                 s.ready = not s.human
             self.deadline = None
@@ -508,33 +517,27 @@ class TableRuntime:
             return
         if not any(s.human for s in self.seats):
             return  # bots alone do not play
-        if self.series.first_drawer_known():
-            first_drawer = self.series.next_first_drawer
-            by = "previous_first"
-            assert first_drawer is not None
-        else:
-            card, value, first_drawer = fairness.flip()
-            self.emit({"kind": "flip", "card": str(card), "value": value, "first_drawer": first_drawer})
-            by = "flip"
+        first = self.series.first_drawer(fairness.turn_up)  # 翻牌 or the last 上游 (R8)
+        first_drawer, by = first.seat, first.by
+        if first.flip is not None:
+            self.emit({"kind": "flip", "card": first.flip["card"], "value": first.flip["value"],
+                       "first_drawer": first_drawer})
         deck = fairness.shuffled_deck()
-        salt = fairness.new_salt()
-        commitment = fairness.commitment(salt, deck)
+        secret = fairness.new_secret()  # kept in the game row's "salt" column until the game is over
         game_no = self.game_no + 1
-        meta = {
-            "table": self.id,
-            "game_no": game_no,
-            "players": [s.player for s in self.seats],
-            "first_drawer_by": by,
-            "flip": self.flip_info if by == "flip" else None,
-            "commitment": commitment,
-            "commitment_scheme": fairness.SCHEME,
-            "started_at": time.time(),
-        }
+        seated = [s.player for s in self.seats if s.player is not None]
+        players = [PlayerRef(id=p["id"], nickname=p["nickname"], bot=p["bot"]) for p in seated]
+        meta = new_meta("niugui serve", game_no, players, first, table=self.id, started_at=_now_iso())
+        dealt = Game.from_deck(deck, first_drawer)
+        # The commitment covers the deck, the first drawer and how it was chosen, the seats, the
+        # variant and the protocol version; it is published in the deal event, before any action.
+        meta["fairness"] = fairness.commit(secret, record_of_game(dealt, meta), PROTOCOL_VERSION)
+        commitment = meta["fairness"]["commitment"]
         deal = {
             "game_no": game_no,
             "first_drawer": first_drawer,
             "deck": deck,
-            "salt": salt,
+            "salt": secret,
             "commitment": commitment,
             "meta": meta,
         }
@@ -546,7 +549,7 @@ class TableRuntime:
             "first_drawer_by": by,
             "commitment": commitment,
         }
-        leader = Game.from_deck(deck, first_drawer).to_move
+        leader = dealt.to_move
         assert leader is not None
         self.deadline = time.time() + self.settings.turn_seconds if self._human_turn(leader) else None
         self.emit(event, deal=deal)
@@ -640,9 +643,17 @@ class TableRuntime:
         self.cancel_timer()
         self.deadline = None
         result = game.result
-        game.meta = dict(self.game_row.meta)
-        game.meta.update({"salt": self.game_row.salt, "finished_at": time.time()})
-        record = game.to_record()
+        meta = dict(self.game_row.meta)
+        meta["finished_at"] = _now_iso()
+        record = record_of_game(game, meta)
+        proof = meta.get("fairness")
+        if isinstance(proof, dict) and proof.get("scheme") == fairness.SCHEME:
+            # revealed now it is over: the salt, the statement, the chain over the actions and its seal
+            record["meta"]["fairness"] = proof = fairness.reveal(self.game_row.salt, record)
+        else:  # a game dealt before scheme 2 (its meta has the proof at the top): reveal its salt
+            record["meta"]["salt"] = self.game_row.salt
+            proof = {"scheme": fairness.SCHEME_V1, "commitment": self.game_row.commitment,
+                     "salt": self.game_row.salt}
         entries = [
             LedgerEntry(
                 seat,
@@ -652,13 +663,8 @@ class TableRuntime:
             )
             for seat, p in enumerate(self.players)
         ]
-        totals = [t + s for t, s in zip(self.series.totals, result.scores, strict=True)]
-        reveal = {
-            "scheme": fairness.SCHEME,
-            "commitment": self.game_row.commitment,
-            "salt": self.game_row.salt,
-            "deck": list(self.game_row.deck),
-        }
+        totals = self.series.totals_with(result)
+        reveal = {**{k: v for k, v in proof.items() if k in REVEALED}, "deck": list(self.game_row.deck)}
         event = {
             "kind": "game_over",
             "game_no": self.game_no,

@@ -14,6 +14,7 @@ from niugui.arena import ARRANGEMENTS, GameReport, mean_ci, percentile, summaris
 from niugui.bots import Bot
 from niugui.bots.base import View, can_interrupt
 from niugui.cli.main import main
+from niugui.record import meta_of_record
 
 
 class LoopingBot(Bot):
@@ -102,8 +103,9 @@ def test_a_run_is_reproducible_and_its_records_replay(tmp_path: Path) -> None:
         game = Game.from_record(record)
         assert game.result is not None and game.result.to_dict() == record["result"]
         assert record["result"]["scores"] == report.scores
-        seats = record["meta"]["arena"]["seats"]
+        seats = [player["bot"] for player in record["meta"]["players"]]
         assert seats == [["expert", "basic"][b] for b in report.seats]
+        assert meta_of_record(record) == record["meta"] and record["meta"]["app"] == "niugui arena"
         assert record["deck"] == Game.deal(seed=arena.deal_seed(5, report.deal)).to_record()["deck"]
     same_deal = {json.dumps(r.record["deck"]) for r in reports if r.deal == 0}
     assert len(same_deal) == 1  # duplicate: one deal for all six seatings

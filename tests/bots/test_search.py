@@ -58,7 +58,6 @@ def lead_with_a_sure_card() -> list[Game]:
     found = []
     for seed in range(600):
         game = Game.deal(seed=seed, first_drawer=seed % 4)
-        last = -1
         while game.to_move is not None:
             seat = game.to_move
             hand = game.hand_mask(seat)
@@ -68,12 +67,11 @@ def lead_with_a_sure_card() -> list[Game]:
                     and (hand & -hand) < (unseen & -unseen) and all(o.bit_count() == 1 for o in others)):
                 found.append(game.copy())
                 break
-            action = greedy_policy(game, last, game.black)
+            action = greedy_policy(game, game.black)
             if action is None:
                 game.pass_turn()
             else:
                 game.play(action)
-                last = seat
     return found
 
 
@@ -87,7 +85,7 @@ def test_search_leads_the_unbeatable_card_before_going_out() -> None:
         seat = game.to_move
         assert seat is not None
         hand = game.hand_mask(seat)
-        policy = greedy_policy(game, -1, game.black)
+        policy = greedy_policy(game, game.black)
         assert policy is not None and policy.mask == hand & -hand  # the policy leads its weak card
         top = str(game.hand(seat)[-1])
         assert SearchBot(seed=4, iterations=16, rollout="greedy").choose(game.view(seat)) == [top]
@@ -147,7 +145,7 @@ def test_the_rollout_policy_plays_whole_games_legally() -> None:
     for seed in range(20):
         game = Game.deal(seed=seed, first_drawer=seed % 4)
         black = game.black
-        rollout(game, -1, black, greedy_policy)
+        rollout(game, black, greedy_policy)
         assert game.result is not None
         value = value_for(game, 0)
         assert abs(value - game.result.scores[0]) < 0.1

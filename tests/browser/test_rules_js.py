@@ -1,7 +1,9 @@
 """The page's JavaScript port of the rules (js/rules.js, js/fairness.js) agrees with the engine.
 
-The page computes the reason a selection cannot be played (R14, R17, R22, R24–R26) and replays game
-records (R7–R35) itself, so these check it, case by case, against the Python engine.
+The page judges a selection itself — its combination (R13–R25) and the reason it cannot be played
+(R14, R17, R22, R24–R26) — and checks the fairness proof by dealing the revealed deck (R9), so these
+check it, case by case, against the Python engine. Replays are the server's (tests/server/
+test_replays.py); the page has no copy of the trick rules (test_page_has_no_second_engine.py).
 """
 
 from __future__ import annotations
@@ -34,18 +36,6 @@ def run(page: Any, code: str, arg: Any) -> Any:
     return page.evaluate(IMPORT, {"code": code, "arg": arg})
 
 
-def _random_game(seed: int) -> Game:
-    rng = random.Random(seed)
-    game = Game.deal(seed=seed, first_drawer=seed % 4)
-    while not game.over:
-        plays = game.legal_plays()
-        if game.can_pass() and (not plays or rng.random() < 0.35):
-            game.pass_turn()
-        else:
-            game.play(rng.choice(plays))
-    return game
-
-
 def _card_sets(rng: random.Random) -> list[list[str]]:
     """Valid combinations of every kind (from legal plays) and random sets, mostly not combinations."""
     sets: list[list[str]] = []
@@ -76,50 +66,14 @@ def test_classify_and_beats_match_the_engine(page: Any) -> None:
     assert any(py_beats) and not all(py_beats)
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
-def test_replay_matches_the_engine_step_by_step(page: Any, seed: int) -> None:
-    """R7–R35: replaying a record in the page gives the engine's public state after every action."""
-    game = _random_game(seed)
-    record = game.to_record()
-    expected = []
-    replay = Game.from_record({**record, "actions": [], "result": None})
-    keys = ("to_move", "counts", "marks", "finish", "trick", "current", "over")
-    for action in record["actions"]:
-        if "play" in action:
-            replay.play(action["play"])
-        elif "pass" in action:
-            replay.pass_turn()
-        else:
-            replay.escape(action["seat"])
-        view = replay.view(None)
-        expected.append({k: view[k] for k in keys})
-    code = """
-      const g = new rules.ReplayGame(arg.record);
-      const out = [];
-      for (let i = 1; i <= arg.record.actions.length; i++) {
-        g.goTo(i);
-        const v = g.view(null);
-        out.push(Object.fromEntries(arg.keys.map((k) => [k, v[k]])));
-      }
-      g.goTo(3); g.goTo(1);  // backwards too
-      const back = g.view(null).counts;
-      g.goTo(arg.record.actions.length);
-      return {out, result: g.result, back};
-    """
-    got = run(page, code, {"record": record, "keys": list(keys)})
-    assert got["out"] == expected
-    assert got["result"] == record["result"]
-    first = Game.from_record({**record, "actions": record["actions"][:1], "result": None})
-    assert got["back"] == first.view(None)["counts"]
-
-
-def test_replay_escape_scores_minus_nine(page: Any) -> None:
-    """R35: an escape ends the game with −9 for the seat that left."""
-    game = Game.deal(seed=9, first_drawer=2)
-    game.play(game.legal_plays()[0])
-    game.escape(1)
-    got = run(page, "const g = new rules.ReplayGame(arg); g.goTo(99); return g.result;", game.to_record())
-    assert got == game.to_record()["result"]
+@pytest.mark.parametrize("first_drawer", range(4))
+def test_the_fairness_check_deals_as_the_engine(page: Any, first_drawer: int) -> None:
+    """R9: the proof check deals the revealed deck to the same hands as the engine."""
+    game = Game.deal(seed=first_drawer + 20, first_drawer=first_drawer)
+    deck = game.to_record()["deck"]
+    code = "return fairness.dealHands(arg.deck, arg.first);"
+    hands = run(page, code, {"deck": deck, "first": first_drawer})
+    assert [sorted(h) for h in hands] == [sorted(str(c) for c in game.dealt(s)) for s in range(4)]
 
 
 def _view_with(current: list[str] | None, hand: list[str], counts_sum: int = 40) -> dict[str, Any]:
@@ -175,6 +129,30 @@ def test_commitment_hash_matches_hashlib(page: Any) -> None:
     )
     empty, long = hashlib.sha256(b"").hexdigest(), hashlib.sha256(b"x" * 119).hexdigest()
     assert got == [expected, expected, empty, long]
+
+
+def test_the_page_checks_a_scheme_2_proof_as_the_engine_makes_it(page: Any) -> None:
+    """A scheme-2 proof (issue 15): the page hashes the revealed statement to the commitment and checks
+    that the statement is about the revealed deck and first drawer; a changed statement fails."""
+    from niugui import fairness
+    from niugui.record import PlayerRef, new_meta, record_of_game
+    from niugui.series import decide_first_drawer
+
+    secret = "7a" * 32
+    first = decide_first_drawer(None, lambda: CARDS[20])
+    meta = new_meta("niugui serve", 1, [PlayerRef(id=None, nickname="小明", bot=None)] * 4, first, table="t")
+    game = Game.deal(seed=6, first_drawer=first.seat)
+    meta["fairness"] = fairness.commit(secret, record_of_game(game, meta), protocol=1)
+    game.escape(0)
+    record = record_of_game(game, meta)
+    proof = fairness.reveal(secret, record) | {"deck": record["deck"]}
+    dealt = [[str(c) for c in game.dealt(s)] for s in range(4)]
+    check = "return fairness.verifyProof(arg.proof, arg.dealt, arg.first).then((r) => [r.ok, r.hash]);"
+    ok, digest = run(page, check, {"proof": proof, "dealt": dealt, "first": first.seat})
+    assert ok is True and digest == proof["commitment"]
+    changed = proof | {"statement": proof["statement"].replace('"t"', '"u"')}
+    assert run(page, check, {"proof": changed, "dealt": dealt, "first": first.seat})[0] is False
+    assert run(page, check, {"proof": proof, "dealt": dealt, "first": (first.seat + 1) % 4})[0] is False
 
 
 @pytest.mark.parametrize(

@@ -100,7 +100,7 @@ def test_two_games_seen_only_through_the_view_follow_r8_and_r36(tmp_path: Path) 
         # What was printed since this game's deal, after the lines that tell who draws and who leads:
         # the 翻牌's card is public and independent of the deal, and the ♦4 holder leads publicly (R26).
         begun = text.rfind("─ Game ")
-        current_game = text[text.index("leads (R26)", begun):]
+        current_game = text[text.index("the holder of ♦4 (R26)", begun):]
         played = {Card.parse(c) for entry in view["history"] for c in entry.get("play", [])}
         shown = {Card.parse(t) for t in CARD.findall(current_game)}
         hidden = shown - played - {Card.parse(c) for c in view["hand"]}
@@ -115,19 +115,19 @@ def test_two_games_seen_only_through_the_view_follow_r8_and_r36(tmp_path: Path) 
     assert s.run() == 0
     assert not leaks, leaks[0]
     first, second = records(tmp_path)
-    assert first["meta"]["first_drawer_by"]["flip"]
+    assert first["meta"]["first_drawer_by"] == "flip" and first["meta"]["flip"]
     assert second["first_drawer"] == first["result"]["finish"][0]
-    assert second["meta"]["first_drawer_by"] == "previous_first_out"
+    assert second["meta"]["first_drawer_by"] == "previous_first" and second["meta"]["flip"] is None
     assert s.series.totals == [a + b for a, b in zip(first["result"]["scores"], second["result"]["scores"],
                                                      strict=True)]
     text = out.getvalue()
-    assert text.count("Game over: ") == 2 and "Running totals (games: 2)" in text
+    assert text.count("Game over") == 2 and "Running totals after 2 games" in text
     upstream = play.tv.who({"seat": 0}, second["first_drawer"], "en")
     assert f"First drawer: {upstream}, last game's 1st out (R8)" in text
     for record in (first, second):
         replayed = Game.from_record(record)
         assert replayed.result is not None and replayed.result.to_dict() == record["result"]
-        assert record["meta"]["seats"] == ["human", "bot basic", "bot basic", "bot basic"]
+        assert [p["bot"] for p in record["meta"]["players"]] == [None, "basic", "basic", "basic"]
 
 
 def find_seed_where_you_lead(human: int = 0) -> int:
@@ -178,7 +178,7 @@ def test_wrong_entries_are_answered_with_their_rule_and_asked_again(tmp_path: Pa
     assert refusals[0] == "不认识的牌：'x9'（R6：牌写作 S3、D4、HT、BJ、♠3、黑桃10、10h）"
     assert refusals[1].startswith("你手里没有") and refusals[1].endswith("（R27）")
     assert refusals[2].endswith(" 不成牌型（R25）")
-    assert refusals[3] == "全局第一手牌必须包含方块4（R26）"
+    assert refusals[3] == "本局第一手牌必须包含方块4（R26）"
     assert refusals[4].startswith("你有任意出牌权，必须出牌（R27")
     assert refusals[5] == "没有第 0 个提示（共 {} 个）".format(refusals[5].split("共 ")[1].split(" ")[0])
     assert refusals[6].startswith("没有第 ")
@@ -190,35 +190,117 @@ def test_wrong_entries_are_answered_with_their_rule_and_asked_again(tmp_path: Pa
     assert "Traceback" not in text
 
 
-def test_quit_asks_before_escaping(tmp_path: Path) -> None:
-    """R35: `q` asks; "n" plays on; "y" escapes: −9, the game ends at once and is recorded."""
+def test_r35_quit_asks_before_escaping(tmp_path: Path) -> None:
+    """R35: `q` asks; "n" plays on; "y" escapes: -9, the game ends at once and is recorded."""
     answers = iter(["q", "n", "q", "y", "n"])
     s, out = session(tmp_path, lambda prompt, view: next(answers), seed=4, lang="en")
     assert s.run() == 0
     text = out.getvalue()
-    assert "Back to the game." in text and "You (seat 0): escapes (R35)" in text
-    assert "Game over: 逃跑 escape" in text
+    assert "Back to the game." in text and "You (seat 0) escaped (逃跑, R35)" in text
+    assert "You (seat 0) escaped: the game ended at once" in text
+    assert "Outcome: escape (逃跑) — -9 for the seat that left, no other score changes" in text
     (record,) = records(tmp_path)
     assert record["actions"][-1] == {"seat": 0, "escape": True}
     assert record["result"]["scores"] == [-9, 0, 0, 0] and s.series.totals == [-9, 0, 0, 0]
     assert s.series.next_first_drawer is None  # no 上游: the next game is designated by a 翻牌 (R8)
 
 
-def test_interrupt_and_end_of_input_ask_before_escaping(tmp_path: Path) -> None:
-    """Ctrl-C (KeyboardInterrupt) and end of input (EOFError) ask first; a second one means yes."""
-    events: list[Any] = [KeyboardInterrupt, "", EOFError, EOFError, EOFError]
+def scripted(events: list[Any], prompts: list[str] | None = None) -> Answer:
+    """A keyboard that types the strings and raises the exceptions of ``events``, in order (and
+    keeps the prompts it was shown in ``prompts``)."""
 
     def answer(prompt: str, view: dict[str, Any]) -> str:
+        if prompts is not None:
+            prompts.append(prompt)
         event = events.pop(0)
         if isinstance(event, type):
             raise event
         return str(event)
 
-    s, out = session(tmp_path, answer, seed=5, lang="en")
+    return answer
+
+
+def test_r35_at_the_escape_question_ctrl_c_ctrl_d_and_enter_mean_no(tmp_path: Path) -> None:
+    """R35: Ctrl-C (KeyboardInterrupt) asks first; at the question Ctrl-C, end of input (EOFError)
+    and a bare Enter all answer no (the default); only a yes escapes."""
+    events: list[Any] = [KeyboardInterrupt, KeyboardInterrupt, KeyboardInterrupt, EOFError, "q", "", "q", "y",
+                         "n"]
+    prompts: list[str] = []
+    s, out = session(tmp_path, scripted(events, prompts), seed=5, lang="en")
     assert s.run() == 0
     text = out.getvalue()
-    assert text.count("Back to the game.") == 1 and "Game over: 逃跑 escape" in text
-    assert records(tmp_path)[0]["result"]["outcome"] == "escape" and not events
+    assert [p.startswith("Escape? ") for p in prompts] == [False, True] * 4 + [False]
+    assert text.count("Back to the game.") == 3 and not events
+    (record,) = records(tmp_path)
+    assert record["result"]["outcome"] == "escape"
+    assert record["actions"].count({"seat": 0, "escape": True}) == 1
+
+
+def test_r35_end_of_input_at_the_move_prompt_saves_the_game_unfinished(tmp_path: Path) -> None:
+    """End of input at the move prompt escapes nothing (R35 needs a yes): the game in progress is
+    saved, unfinished, with the totals before it, and the session ends."""
+    events: list[Any] = ["q", "n", EOFError]
+    s, out = session(tmp_path, scripted(events), seed=5, lang="zh")
+    assert s.run() == 0 and not events
+    text = out.getvalue()
+    assert "输入已结束：本局没有算逃跑，已保存到" in text and "接着打：niugui play --resume " in text
+    assert "本局结束" not in text
+    (record,) = records(tmp_path)
+    assert "result" not in record and not any(a.get("escape") for a in record["actions"])
+    assert record["meta"]["totals_before"] == [0, 0, 0, 0]
+    game = Game.from_record(record)
+    assert not game.over and game.to_move == 0  # it stopped at your turn
+
+
+def test_resuming_a_saved_game_continues_it_and_the_running_totals(tmp_path: Path) -> None:
+    """R36: a game left when input ended, resumed, is played on from where it stood; the totals before
+    it carry on and the finished record replaces the unfinished one."""
+    first, _ = session(tmp_path, weakest_or_pass(random.Random(1)), seed=6, lang="en")
+    answers = weakest_or_pass(random.Random(1))
+    played = 0
+
+    def then_stop(prompt: str, view: dict[str, Any]) -> str:
+        nonlocal played
+        if prompt.startswith("Another game"):
+            assert not played, "the session went on after input ended"
+            return "y"
+        if len(records(tmp_path)) == 1:  # the second game
+            played += 1
+            if played == 3:
+                raise EOFError
+        return answers(prompt, view)
+
+    first._read = lambda prompt: then_stop(prompt.plain, Game.view(GuardedGame.live[-1], 0))
+    assert first.run() == 0
+    finished, unfinished = sorted(records(tmp_path), key=lambda r: "result" in r, reverse=True)
+    assert finished["result"] and "result" not in unfinished
+    totals = finished["result"]["scores"]
+    assert unfinished["meta"]["totals_before"] == totals and unfinished["meta"]["game_no"] == 2
+    (path,) = [p for p in tmp_path.glob("*.json") if "result" not in json.loads(p.read_text("utf-8"))]
+
+    point = play.load_unfinished(None, tmp_path)
+    game, where = point.game, point.path
+    assert where == path and game.to_record()["actions"] == unfinished["actions"]
+    assert (point.number, point.human, point.seed, point.totals) == (2, 0, 6, totals)
+    assert point.bots == {1: "basic", 2: "basic", 3: "basic"}
+    again, out = session(tmp_path, weakest_or_pass(random.Random(2)), seed=6, lang="en")
+    again._read = lambda prompt, inner=again._read: "n" if prompt.plain.startswith("Another") else inner(
+        prompt)
+    GuardedGame.live.append(game)  # the keyboard reads the resumed game's view
+    assert again.run(point) == 0
+    text = out.getvalue()
+    assert f"Continuing game 2 after {len(unfinished['actions'])} actions: {path}" in text
+    assert "Running totals after 2 games" in text
+    resumed = json.loads(path.read_text(encoding="utf-8"))
+    assert resumed["actions"][:len(unfinished["actions"])] == unfinished["actions"]
+    result = Game.from_record(resumed).result
+    assert result is not None and resumed["result"] == result.to_dict()
+    assert again.series.totals == [a + b for a, b in zip(totals, result.scores, strict=True)]
+    assert len(list(tmp_path.glob("*.json"))) == 2  # the unfinished record became the finished one
+    with pytest.raises(ValueError, match="no unfinished game"):
+        play.load_unfinished(None, tmp_path)
+    with pytest.raises(ValueError, match="that game is over"):
+        play.load_unfinished(path, tmp_path)
 
 
 @pytest.mark.parametrize(("args", "message"), [
@@ -226,6 +308,7 @@ def test_interrupt_and_end_of_input_ask_before_escaping(tmp_path: Path) -> None:
     (["--bots", "basic,random"], "niugui play: --bots: give one bot or three"),
     (["--delay", "-1"], "niugui play: --delay: must be 0 or more seconds"),
     (["--save", "/proc/niugui"], "niugui play: --save: cannot use '/proc/niugui' for records"),
+    (["--resume", "/nonexistent/x.json"], "niugui play: --resume: cannot read /nonexistent/x.json"),
 ])
 def test_bad_options_exit_with_one_line(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
@@ -284,7 +367,7 @@ def test_you_may_sit_at_any_seat(tmp_path: Path) -> None:
     s._read = lambda prompt, inner=s._read: "n" if prompt.plain.startswith("再来一局") else inner(prompt)
     assert s.run() == 0
     (record,) = records(tmp_path)
-    assert record["meta"]["seats"] == ["bot random", "bot random", "bot random", "human"]
-    assert record["meta"]["human"] == 3 and Game.from_record(record).result is not None
+    assert [p["bot"] for p in record["meta"]["players"]] == ["random", "random", "random", None]
+    assert Game.from_record(record).result is not None
     text = out.getvalue()
     assert "你（座位3）" in text and "下家（座位0）" in text  # seat 0 plays after seat 3 (R7)

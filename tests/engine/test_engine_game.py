@@ -407,6 +407,7 @@ def test_R12_view_schema_for_seats_and_spectators() -> None:
         "marks",
         "finish",
         "history",
+        "leads",
         "trick",
         "current",
         "over",

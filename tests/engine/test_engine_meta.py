@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-ENGINE = ("cards", "combos", "moves", "game", "record", "series")
+ENGINE = ("cards", "combos", "moves", "game", "record", "series", "fairness")
 
 
 def modules_after(code: str, *flags: str) -> list[str]:
@@ -30,7 +30,7 @@ def modules_after(code: str, *flags: str) -> list[str]:
 
 def test_engine_modules_import_only_the_standard_library() -> None:
     """Issue 2: the engine is pure Python with no third-party runtime dependency. Without site
-    (-S: no .pth hooks), importing the six engine modules loads only stdlib and niugui modules."""
+    (-S: no .pth hooks), importing the engine modules loads only stdlib and niugui modules."""
     imports = "import " + ", ".join(f"niugui.{m}" for m in ENGINE)
     modules = modules_after(f"sys.path.insert(0, {str(ROOT)!r})\n{imports}", "-S")
     stdlib = set(sys.stdlib_module_names) | set(sys.builtin_module_names)

@@ -11,7 +11,9 @@ import pytest
 from engine_helpers import codes, random_game
 from engine_oracle import DECK, deal, hand_sizes
 
-from niugui import Game, IllegalMove, RecordError
+from niugui import Card, Game, IllegalMove, RecordError
+from niugui.record import PlayerRef, meta_of_record, new_meta, record_of_game
+from niugui.series import decide_first_drawer
 
 
 def views(game: Game) -> list[dict[str, Any]]:
@@ -62,7 +64,9 @@ def test_record_play_lists_cards_in_any_order_and_meta_and_unknown_keys_are_kept
     record["meta"] = {"table": "t1"}
     record["something_new"] = [1, 2, 3]
     game = Game.from_record(record)
-    assert game.to_record()["meta"] == {"table": "t1"} and "something_new" not in game.to_record()
+    assert "meta" not in game.to_record() and "something_new" not in game.to_record()
+    assert meta_of_record(record) is None  # a free-form meta of older records is not the schema
+    assert record_of_game(game, record["meta"])["meta"] == {"table": "t1"}
     del record["variant"]
     Game.from_record(record)  # variant absent: the default rules
 
@@ -257,12 +261,56 @@ def test_record_from_record_does_not_change_its_input() -> None:
 
 
 def test_record_meta_is_copied_not_shared() -> None:
-    """A record written or read never shares its (free-form) meta with the game."""
-    record = played_record(16, steps=2) | {"meta": {"players": ["a", "b"]}}
-    game = Game.from_record(record)
-    record["meta"]["players"].append("c")
-    assert game.meta == {"players": ["a", "b"]}
-    written = game.to_record()
-    written["meta"]["players"].append("x")
-    written["meta"]["new"] = 1
-    assert game.to_record()["meta"] == {"players": ["a", "b"]}
+    """A record written or read never shares its meta with the caller."""
+    meta = new_meta("niugui play", 1, PLAYERS, decide_first_drawer(2, lambda: Card.parse("S3")))
+    game = Game.from_record(played_record(16, steps=2))
+    written = record_of_game(game, meta)
+    meta["players"][0]["nickname"] = "changed"
+    assert written["meta"]["players"][0]["nickname"] == "me"
+    read = meta_of_record(written)
+    assert read is not None and read == written["meta"]
+    read["players"].append(read["players"][0])
+    assert meta_of_record(written) == written["meta"] and len(written["meta"]["players"]) == 4
+
+
+PLAYERS = [PlayerRef(id=None, nickname="me", bot=None)] + [PlayerRef(id=None, nickname="b", bot="basic")] * 3
+
+
+def test_R8_one_meta_schema_records_how_the_first_drawer_was_chosen() -> None:
+    """R8: the meta says whether 翻牌 (and which card) or the previous 上游 chose the first drawer."""
+    by_flip = new_meta("niugui serve", 1, PLAYERS, decide_first_drawer(None, lambda: Card.parse("HK")),
+                       table="t1", started_at="2026-01-01T00:00:00+00:00")
+    assert by_flip["first_drawer_by"] == "flip"
+    assert by_flip["flip"] == {"card": "HK", "value": 13, "first_drawer": 0}
+    later = new_meta("niugui play", 2, PLAYERS, decide_first_drawer(3, lambda: Card.parse("HK")), seed=7)
+    assert later["first_drawer_by"] == "previous_first" and later["flip"] is None and later["game_no"] == 2
+    for meta in (by_flip, later):
+        record = record_of_game(Game.deal(seed=1, first_drawer=0), meta)
+        assert meta_of_record(json.loads(json.dumps(record))) == meta
+    with pytest.raises(ValueError, match="unknown keys"):
+        new_meta("niugui play", 1, PLAYERS, decide_first_drawer(3, lambda: Card.parse("HK")), colour="red")
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"version": 2}, "meta.version"),
+        ({"app": "chess"}, "meta.app"),
+        ({"game_no": 0}, "meta.game_no"),
+        ({"players": [{"nickname": "x"}] * 4}, "meta.players"),
+        ({"players": []}, "meta.players"),
+        ({"first_drawer_by": "coin"}, "meta.first_drawer_by"),
+        ({"flip": {"card": "HK", "value": 13, "first_drawer": 0}}, "meta.flip"),
+        ({"first_drawer_by": "flip"}, "meta.flip"),
+        ({"table": 5}, "meta.table"),
+        ({"fairness": "yes"}, "meta.fairness"),
+    ],
+)
+def test_record_a_meta_that_breaks_the_schema_is_refused_naming_its_field(
+    change: dict[str, Any], field: str
+) -> None:
+    meta = new_meta("niugui play", 2, PLAYERS, decide_first_drawer(3, lambda: Card.parse("HK")))
+    record = record_of_game(Game.deal(seed=1, first_drawer=3), {**meta, **change})
+    with pytest.raises(RecordError, match=field.replace(".", r"\.")):
+        meta_of_record(record)
+    Game.from_record(record)  # the game itself still replays: meta is not the game

@@ -10,6 +10,7 @@ from server_harness import Player, Server, drive, game_over
 from niugui import Game
 from niugui.cards import CARDS
 from niugui.cli.verify import verify
+from niugui.record import meta_of_record
 
 CODES = {str(card) for card in CARDS}
 
@@ -40,7 +41,9 @@ def test_guest_plays_a_whole_game_against_bots(shared_server: Server) -> None:
 
     record = shared_server.get(f"/api/games/{game_id}/record")
     assert Game.from_record(record).result.to_dict() == result  # type: ignore[union-attr]
-    assert record["meta"]["commitment"] == deal["commitment"] == over["event"]["reveal"]["commitment"]
+    proof = record["meta"]["fairness"]
+    assert proof["commitment"] == deal["commitment"] == over["event"]["reveal"]["commitment"]
+    assert meta_of_record(record) == record["meta"] and record["meta"]["app"] == "niugui serve"
     assert verify(record, deal["commitment"]).startswith("OK")
     assert record["first_drawer"] == deal["first_drawer"]
 

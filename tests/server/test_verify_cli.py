@@ -1,4 +1,5 @@
-"""``niugui verify``: a record's deck must hash, with its revealed salt, to the published commitment."""
+"""``niugui verify``: a record's deal and seating must hash to the published commitment, its actions be the
+sealed ones (the six forgeries: tests/engine/test_engine_fairness.py); errors are one line."""
 
 from __future__ import annotations
 
@@ -7,31 +8,35 @@ from pathlib import Path
 
 import pytest
 
-from niugui import Game
+from niugui import Game, fairness
 from niugui.cli.main import main
-from niugui.server import fairness
+from niugui.record import PlayerRef, new_meta, record_of_game
+from niugui.series import decide_first_drawer
 
 
 def server_record(tmp_path: Path, tamper: bool = False) -> tuple[Path, str]:
-    deck = fairness.shuffled_deck()
-    salt = fairness.new_salt()
-    commitment = fairness.commitment(salt, deck)
-    game = Game.from_deck(deck, 1)
+    """A finished record made as the server makes one (scheme 2: commit at the deal, reveal at the end)."""
+    secret = fairness.new_secret()
+    players = [PlayerRef(id=None, nickname=f"p{s}", bot=None) for s in range(4)]
+    first = decide_first_drawer(None, fairness.turn_up)
+    meta = new_meta("niugui serve", 1, players, first, table="t1")
+    game = Game.from_deck(fairness.shuffled_deck(), first.seat)
+    meta["fairness"] = fairness.commit(secret, record_of_game(game, meta), protocol=1)
     while not game.over:
         plays = game.legal_plays()
         if game.can_pass() and (not plays or len(plays) > 2):
             game.pass_turn()
         else:
             game.play(plays[0])
-    game.meta = {"commitment": commitment, "salt": salt, "commitment_scheme": fairness.SCHEME}
-    record = game.to_record()
+    record = record_of_game(game, meta)
+    record["meta"]["fairness"] = fairness.reveal(secret, record)
     if tamper:  # the same hands' cards in another order: a different deal than the one committed
         record["deck"][0], record["deck"][4] = record["deck"][4], record["deck"][0]
         record.pop("result")
         record["actions"] = []
     path = tmp_path / "game.json"
     path.write_text(json.dumps(record), encoding="utf-8")
-    return path, commitment
+    return path, str(meta["fairness"]["commitment"])
 
 
 def test_a_fair_record_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -1,6 +1,7 @@
 // The page: a small hash router over the lobby, a table, the history and the replay viewer, and the
 // one WebSocket connection shared by them.
 
+import { button, el } from "./dom.js";
 import { historyScreen } from "./history.js";
 import { getLang, setLang, t } from "./i18n.js";
 import { LobbyScreen, signInPanel } from "./lobby.js";
@@ -14,24 +15,17 @@ let screen = null;
 let bannerTimer = null;
 
 function toast(text) {
-  const box = document.createElement("div");
-  box.className = "toast";
+  const box = el("div", "toast", text);
   box.dataset.role = "toast";
-  box.textContent = text;
   document.body.append(box);
   setTimeout(() => box.remove(), 3500);
 }
 
 function langButton() {
-  const b = document.createElement("button");
-  b.className = "tb-btn";
-  b.dataset.action = "lang";
-  b.textContent = t("lang_switch");
-  b.addEventListener("click", () => {
+  return button("tb-btn", t("lang_switch"), "lang", () => {
     setLang(getLang() === "zh" ? "en" : "zh");
     route();
   });
-  return b;
 }
 
 function showStatus(status, info) {
@@ -77,21 +71,12 @@ const conn = new Connection({
 let welcomeSeats = [];
 
 function topbar(title = "") {
-  const bar = document.createElement("div");
-  bar.className = "topbar";
-  const brand = document.createElement("div");
-  brand.className = "brand";
-  brand.innerHTML = `<span class="logo">♠3</span>${t("title")}`;
-  const grow = document.createElement("div");
-  grow.className = "grow";
-  grow.textContent = title;
-  bar.append(brand, grow);
+  const bar = el("div", "topbar");
+  const brand = el("div", "brand");
+  brand.append(el("span", "logo", "♠3"), t("title"));
+  bar.append(brand, el("div", "grow", title));
   if (session.token) {
-    const out = document.createElement("button");
-    out.className = "tb-btn";
-    out.dataset.action = "sign-out";
-    out.textContent = t("sign_out");
-    out.addEventListener("click", () => {
+    const out = button("tb-btn", t("sign_out"), "sign-out", () => {
       session.clear();
       conn.stop();
       location.hash = "#/";
@@ -109,7 +94,7 @@ function mount(makeScreen, withBar = true, title = "") {
   app.innerHTML = "";
   app.className = "";
   if (withBar) app.append(topbar(title));
-  const holder = document.createElement("div");
+  const holder = el("div");
   app.append(holder);
   screen = makeScreen(holder) || null;
   if (!withBar) {

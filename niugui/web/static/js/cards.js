@@ -1,6 +1,8 @@
 // Cards and their notation (RULES.md R1–R6). A card is an index 0..53 in strength order (R5):
 // rank * 4 + suit for suited cards, 52 = 小王 (BJ), 53 = 大王 (RJ). Codes are R6's: S3, D4, HT, BJ, RJ.
 
+import { el } from "./dom.js";
+
 export const SUITS = "DCHS"; // R2: ♦ < ♣ < ♥ < ♠
 export const SUIT_SYMBOLS = "♦♣♥♠";
 export const RANKS = "456789TJQKA23"; // R3: 4 < 5 < … < A < 2 < 3
@@ -64,29 +66,26 @@ export function sortBySuit(codes) {
 
 /** One card drawn in HTML/CSS (text glyphs scale crisply at any size). */
 export function cardElement(code, { size = "", selectable = false, attr = "card" } = {}) {
-  const el = document.createElement(selectable ? "button" : "div");
-  if (selectable) el.type = "button";
-  el.className = `card ${isRed(code) ? "red" : "black"}${size ? " " + size : ""}`;
-  el.dataset[attr] = code; // data-card for cards of hands and plays; the 翻牌 card uses data-flip
-  el.setAttribute("aria-label", cardText(code));
+  const card = el(selectable ? "button" : "div", `card ${isRed(code) ? "red" : "black"}${size ? " " + size : ""}`);
+  if (selectable) card.type = "button";
+  card.dataset[attr] = code; // data-card for cards of hands and plays; the 翻牌 card uses data-flip
+  card.setAttribute("aria-label", cardText(code));
   if (isJoker(code)) {
-    el.classList.add("joker", code === "RJ" ? "big" : "small");
-    el.innerHTML =
+    card.classList.add("joker", code === "RJ" ? "big" : "small");
+    card.innerHTML =
       `<span class="corner"><span class="jk">${code === "RJ" ? "大" : "小"}<br>王</span></span>` +
       `<span class="pip joker-face">${code === "RJ" ? "★" : "☆"}</span>`;
   } else {
     const rank = rankName(code);
     const suit = suitSymbol(code);
-    el.innerHTML =
+    card.innerHTML =
       `<span class="corner"><span class="rk${rank === "10" ? " ten" : ""}">${rank}</span>` +
       `<span class="st">${suit}</span></span><span class="pip">${suit}</span>`;
   }
-  return el;
+  return card;
 }
 
 /** A face-down card back (for seats' card counts: shows nothing of the cards). */
 export function cardBack(size = "") {
-  const el = document.createElement("div");
-  el.className = `card back${size ? " " + size : ""}`;
-  return el;
+  return el("div", `card back${size ? " " + size : ""}`);
 }

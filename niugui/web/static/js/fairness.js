@@ -1,9 +1,17 @@
-// The fairness proof (docs/protocol.md "Fair deal"): commitment = hex(SHA-256(UTF-8(salt_hex + ":" +
-// ",".join(deck)))). Checked in the browser with crypto.subtle (a pure-JS SHA-256 where crypto.subtle
-// is missing, e.g. a page opened over plain http on a LAN address), then the deck is dealt (R9) and
+// The fairness proof (docs/protocol.md "Fair deal"): commitment = hex(SHA-256(UTF-8(statement))) for
+// scheme 2 (the statement is revealed with the salt; the page checks the hash, not the seal over the
+// actions, which `niugui verify` checks), hex(SHA-256(UTF-8(salt_hex + ":" + ",".join(deck)))) for
+// scheme 1. Checked in the browser with crypto.subtle (a pure-JS SHA-256 where crypto.subtle is
+// missing, e.g. a page opened over plain http on a LAN address), then the deck is dealt (R9) and
 // compared with the hands that were played.
 
-import { dealHands } from "./rules.js";
+/** Hands dealt from a deck in drawing order (R9): first drawer first, then clockwise (R7). The check
+ * deals here, in the page, so that it trusts nothing but the revealed deck. */
+export function dealHands(deck, firstDrawer) {
+  const hands = [[], [], [], []];
+  deck.forEach((code, i) => hands[(((firstDrawer - i) % 4) + 4) % 4].push(code));
+  return hands;
+}
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
@@ -64,16 +72,32 @@ export async function sha256Hex(text) {
   return sha256HexFallback(bytes);
 }
 
-/** The string the commitment hashes. */
+/** The string a scheme-1 commitment hashes (games dealt before scheme 2). */
 export const commitmentInput = (salt, deck) => `${salt}:${deck.join(",")}`;
+
+/** The string a proof's commitment hashes: scheme 2's statement (canonical JSON of the deal and
+ * seating, docs/protocol.md "Fair deal"), else scheme 1's salt:deck. */
+export const proofInput = (proof) => proof.statement || commitmentInput(proof.salt, proof.deck);
+
+/** Whether a scheme-2 statement is about this deck, salt and first drawer (scheme 1: nothing to check). */
+function statementAgrees(proof, firstDrawer) {
+  if (!proof.statement) return true;
+  try {
+    const st = JSON.parse(proof.statement);
+    const drawerOk = firstDrawer === undefined || firstDrawer === null || st.first_drawer === firstDrawer;
+    return st.salt === proof.salt && st.deck.join(",") === proof.deck.join(",") && drawerOk;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * Check a proof {commitment, salt, deck} against the dealt hands and first drawer of the game.
  * Returns {ok, hash, hashOk, dealOk}.
  */
 export async function verifyProof(proof, dealt, firstDrawer) {
-  const hash = await sha256Hex(commitmentInput(proof.salt, proof.deck));
-  const hashOk = hash === String(proof.commitment).toLowerCase();
+  const hash = await sha256Hex(proofInput(proof));
+  const hashOk = hash === String(proof.commitment).toLowerCase() && statementAgrees(proof, firstDrawer);
   let dealOk = true;
   if (dealt && firstDrawer !== undefined && firstDrawer !== null) {
     const hands = dealHands(proof.deck, firstDrawer);

@@ -2,13 +2,7 @@
 
 import { t } from "./i18n.js";
 import { api, session } from "./net.js";
-
-const el = (tag, cls = "", text = "") => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== "") e.textContent = text;
-  return e;
-};
+import { el } from "./dom.js";
 
 /** A player's games (yours by default), and the leaderboard whose names open their games. */
 export async function historyScreen(root, { onBack, onReplay, onPlayer, playerId = null }) {

@@ -4,13 +4,7 @@ import { getLang, t } from "./i18n.js";
 import { api, session } from "./net.js";
 import { botName } from "./table.js";
 import { cardElement } from "./cards.js";
-
-const el = (tag, cls = "", text = "") => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== "") e.textContent = text;
-  return e;
-};
+import { el } from "./dom.js";
 
 function field(labelText, input) {
   const row = el("div", "row");

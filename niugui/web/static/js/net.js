@@ -28,12 +28,17 @@ export const session = {
   },
 };
 
-/** An HTTP call to the server's API; throws an Error with the server's `detail` on failure. */
-export async function api(method, path, body) {
+/**
+ * An HTTP call to the server's API; throws an Error with the server's `detail` on failure (a
+ * structured detail, e.g. a ReplayError, is kept as `error.detail`). With {raw: true} the body is a
+ * string sent as it is (a record pasted by the player: the server says what is wrong with it).
+ */
+export async function api(method, path, body, { raw = false } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (session.token) headers.Authorization = `Bearer ${session.token}`;
-  const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const sent = body === undefined || raw ? body : JSON.stringify(body);
+  const response = await fetch(path, { method, headers, body: sent });
   let data = null;
   try {
     data = await response.json();
@@ -43,8 +48,10 @@ export async function api(method, path, body) {
   if (!response.ok) {
     let detail = data && data.detail;
     if (Array.isArray(detail)) detail = detail.map((d) => d.msg || JSON.stringify(d)).join("; ");
-    const error = new Error(detail || `HTTP ${response.status}`);
+    const structured = detail && typeof detail === "object" ? detail : null;
+    const error = new Error((structured ? structured.message : detail) || `HTTP ${response.status}`);
     error.status = response.status;
+    error.detail = structured;
     throw error;
   }
   return data;

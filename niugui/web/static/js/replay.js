@@ -1,33 +1,31 @@
-// The replay viewer: steps through any game record (RECORD.md) forwards and backwards. The record is
-// replayed here, in the page, by following its actions (rules.js); every hand is shown.
+// The replay viewer: steps through a game forwards and backwards. The server computes every step
+// with the engine (POST /api/replay for a record file or pasted text, GET /api/games/{id}/replay for
+// a game of the server; docs/protocol.md "Replays"); the page only shows them. A finished game's
+// replay shows every hand; a game in progress only what was public (R11, R12).
 
 import { cardsText } from "./cards.js";
+import { button, el } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { api } from "./net.js";
 import { resultPanel } from "./result.js";
-import { ReplayGame } from "./rules.js";
 import { TableView, botName } from "./table.js";
 
-const el = (tag, cls = "", text = "") => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== "") e.textContent = text;
-  return e;
-};
+/** Seat names of a replay (its `seats`, from the record's meta), in the page's language. */
+export function replayNames(replay) {
+  return replay.seats.map((p, s) => (p.bot ? botName(s, p.bot) : p.nickname || `${t("seat")} ${s + 1}`));
+}
 
-/** Seat names from a record's meta, whatever shape the server gave them. */
-export function recordNames(record) {
-  const meta = record.meta || {};
-  const list = meta.players || meta.names || meta.seats || [];
-  return [0, 1, 2, 3].map((s) => {
-    const p = list[s];
-    if (typeof p === "string") return p;
-    if (p && typeof p === "object") {
-      if (p.bot) return botName(s, p.bot);
-      return p.nickname || p.name || `${t("seat")} ${s + 1}`;
-    }
-    return `${t("seat")} ${s + 1}`;
-  });
+/** Why the server refused a replay, in the page's language (docs/protocol.md ReplayError). */
+export function problemText(error) {
+  const d = error.detail;
+  if (!d || !d.code) return t("replay_failed", { why: error.message || String(error) });
+  if (d.code === "illegal_action") {
+    const reason = t(`illegal_${d.rule}`);
+    return t("replay_illegal_action", { n: d.index + 1, why: reason === `illegal_${d.rule}` ? d.message : reason });
+  }
+  if (d.code === "too_large") return t("replay_too_large", { kb: Math.floor(d.limit / 1024) });
+  if (d.code === "bad_record") return t("replay_bad_record", { field: d.field || "—" });
+  return t(`replay_${d.code}`);
 }
 
 export class ReplayScreen {
@@ -38,14 +36,13 @@ export class ReplayScreen {
     root.innerHTML = "";
     root.className = "table-screen";
     const bar = el("div", "topbar");
-    const back = el("button", "tb-btn", `← ${t("back")}`);
-    back.addEventListener("click", () => onBack());
-    bar.append(back, el("div", "grow", `${t("replay")}${gameId ? ` #${gameId}` : ""}`));
+    bar.append(button("tb-btn", `← ${t("back")}`, "back", () => onBack()));
+    bar.append(el("div", "grow", `${t("replay")}${gameId ? ` #${gameId}` : ""}`));
     root.append(bar);
     this.body = el("div", "");
     this.body.style.cssText = "flex:1;display:flex;flex-direction:column;min-height:0;";
     root.append(this.body);
-    if (gameId) this.loadGame(gameId);
+    if (gameId) this.load("GET", `/api/games/${encodeURIComponent(gameId)}/replay`);
     else this.showLoader();
   }
 
@@ -55,16 +52,16 @@ export class ReplayScreen {
     document.removeEventListener("keydown", this.keyHandler);
   }
 
-  async loadGame(gameId) {
+  /** Ask the server for the steps; on a refusal show why (with the server's words as details). */
+  async load(method, path, text) {
     try {
-      const record = await api("GET", `/api/games/${encodeURIComponent(gameId)}/record`);
-      this.open(record);
+      this.open(await api(method, path, text, { raw: true }));
     } catch (error) {
-      this.showLoader(String(error.message || error));
+      this.showLoader(error, text);
     }
   }
 
-  showLoader(errorText = "") {
+  showLoader(error = null, text = "") {
     this.body.innerHTML = "";
     const page = el("div", "page");
     const panel = el("div", "panel");
@@ -78,30 +75,31 @@ export class ReplayScreen {
     area.style.width = "100%";
     area.placeholder = t("paste_record");
     area.dataset.role = "record-text";
-    const err = el("div", "error-text", errorText);
-    const show = el("button", "btn", t("show"));
-    show.dataset.action = "show-record";
-    const tryOpen = (text) => {
-      try {
-        this.open(JSON.parse(text));
-      } catch (error) {
-        err.textContent = String(error.message || error);
-      }
-    };
+    area.value = text || "";
+    const err = el("div", "error-text", error ? problemText(error) : "");
+    err.dataset.role = "replay-error";
+    if (error && error.detail) err.dataset.code = error.detail.code;
+    const show = button("btn", t("show"), "show-record", () => this.load("POST", "/api/replay", area.value));
     file.addEventListener("change", async () => {
-      if (file.files && file.files[0]) tryOpen(await file.files[0].text());
+      if (file.files && file.files[0]) this.load("POST", "/api/replay", await file.files[0].text());
     });
-    show.addEventListener("click", () => tryOpen(area.value));
     const r1 = el("div", "row");
     r1.append(el("label", "", t("load_record")), file);
     panel.append(r1, area, el("div", "row"), show, err);
+    if (error && error.detail && error.detail.message) {
+      const details = el("details", "muted");
+      details.append(el("summary", "", t("details")), el("code", "", error.detail.message));
+      panel.append(details);
+    }
     page.append(panel);
     this.body.append(page);
   }
 
-  open(record) {
-    this.game = new ReplayGame(record);
-    this.names = recordNames(record);
+  open(replay) {
+    this.replay = replay;
+    this.steps = replay.steps;
+    this.step = 0;
+    this.names = replayNames(replay);
     this.bottom = 0;
     this.body.innerHTML = "";
     const tableRoot = el("div", "");
@@ -115,45 +113,50 @@ export class ReplayScreen {
       }
     });
     const controls = el("div", "replay-controls");
-    const button = (label, action, fn) => {
-      const b = el("button", "tb-btn", label);
-      b.dataset.action = action;
-      b.addEventListener("click", fn);
-      controls.append(b);
-      return b;
-    };
-    const n = this.game.actions.length;
-    button("«", "first", () => this.goTo(0));
-    button("‹", "prev", () => this.goTo(this.game.step - 1));
+    const n = this.steps.length - 1;
+    controls.append(
+      button("tb-btn", "«", "first", () => this.goTo(0)),
+      button("tb-btn", "‹", "prev", () => this.goTo(this.step - 1)),
+    );
     this.range = el("input");
     this.range.type = "range";
     this.range.min = "0";
     this.range.max = String(n);
     this.range.value = "0";
+    this.range.dataset.role = "step-range";
     this.range.addEventListener("input", () => this.goTo(Number(this.range.value)));
-    controls.append(this.range);
-    button("›", "next", () => this.goTo(this.game.step + 1));
-    button("»", "last", () => this.goTo(n));
-    this.autoBtn = button(t("autoplay_btn"), "auto", () => this.toggleAuto());
+    this.autoBtn = button("tb-btn", t("autoplay_btn"), "auto", () => this.toggleAuto());
     this.stepLabel = el("span", "step");
     this.stepLabel.dataset.role = "step";
-    controls.append(this.stepLabel);
+    controls.append(
+      this.range,
+      button("tb-btn", "›", "next", () => this.goTo(this.step + 1)),
+      button("tb-btn", "»", "last", () => this.goTo(n)),
+      this.autoBtn,
+      this.stepLabel,
+    );
     this.lastAction = el("div", "banner info");
     this.lastAction.dataset.role = "last-action";
-    this.body.append(controls, this.lastAction, tableRoot);
+    this.body.append(controls, this.lastAction);
+    if (!replay.finished) {
+      const hidden = el("div", "banner info", t("replay_hands_hidden"));
+      hidden.dataset.role = "hands-hidden";
+      this.body.append(hidden);
+    }
+    this.body.append(tableRoot);
     this.resultBox = el("div", "overlay hidden");
     this.root.append(this.resultBox);
     this.dismissed = false;
     this.keyHandler = (event) => {
-      if (event.key === "ArrowRight") this.goTo(this.game.step + 1);
-      if (event.key === "ArrowLeft") this.goTo(this.game.step - 1);
+      if (event.key === "ArrowRight") this.goTo(this.step + 1);
+      if (event.key === "ArrowLeft") this.goTo(this.step - 1);
     };
     document.addEventListener("keydown", this.keyHandler);
     this.show();
   }
 
   goTo(step) {
-    this.game.goTo(step);
+    this.step = Math.max(0, Math.min(step, this.steps.length - 1));
     this.show();
   }
 
@@ -164,47 +167,46 @@ export class ReplayScreen {
       return;
     }
     this.timer = setInterval(() => {
-      if (this.game.step >= this.game.actions.length) {
+      if (this.step >= this.steps.length - 1) {
         clearInterval(this.timer);
         this.timer = null;
         return;
       }
-      this.goTo(this.game.step + 1);
+      this.goTo(this.step + 1);
     }, 700);
   }
 
   show() {
-    const game = this.game;
-    const view = game.view(null);
-    const meta = game.record.meta || {};
-    const flip = meta.flip ? { card: meta.flip.card, count: meta.flip.value, seat: meta.flip.first_drawer } : null;
-    const players = this.names.map((name, s) => ({ name, bot: Boolean(((meta.players || [])[s] || {}).bot) }));
-    this.view.update({ view, me: null, bottom: this.bottom, players, flip });
-    this.range.value = String(game.step);
-    this.stepLabel.textContent = t("step", { i: game.step, n: game.actions.length });
-    const last = game.history[game.history.length - 1];
-    let text = "";
-    if (last) {
-      const who = this.names[last.seat];
-      if (last.play) text = `${who}: ${cardsText(last.play, getLang())} (${t(`kind_${last.kind}`)})`;
-      else if (last.pass) text = `${who}: ${t("passed")}`;
-      else if (last.escape) text = `${who}: ${t("escaped")}`;
-    } else {
-      text = t("first_drawer", { name: this.names[game.firstDrawer] });
+    const { view, hands, action } = this.steps[this.step];
+    const replay = this.replay;
+    const flip = replay.flip ? { card: replay.flip.card, count: replay.flip.value, seat: replay.flip.first_drawer } : null;
+    const players = this.names.map((name, s) => ({ name, bot: Boolean(replay.seats[s].bot) }));
+    // After a trick, the table shows it faded (as in a live game): the last step that had one.
+    let before = this.step;
+    while (before > 0 && !this.steps[before].view.trick.length) before--;
+    this.view.lastTrick = this.steps[before].view.trick;
+    this.view.update({ view, hands, me: null, bottom: this.bottom, players, flip });
+    this.root.dataset.step = String(this.step);
+    this.range.value = String(this.step);
+    this.stepLabel.textContent = t("step", { i: this.step, n: this.steps.length - 1 });
+    let text = t("first_drawer", { name: this.names[replay.first_drawer] });
+    if (action) {
+      const who = this.names[action.seat];
+      if (action.play) text = `${who}: ${cardsText(action.play, getLang())} (${t(`kind_${action.kind}`)})`;
+      else if (action.pass) text = `${who}: ${t("passed")}`;
+      else if (action.escape) text = `${who}: ${t("escaped")}`;
     }
     this.lastAction.textContent = text;
     this.resultBox.innerHTML = "";
     if (!view.over) this.dismissed = false;
     this.resultBox.classList.toggle("hidden", !view.over || this.dismissed);
     if (view.over && !this.dismissed) {
-      const meta = game.record.meta || {};
-      const proof = meta.salt && game.record.deck ? { commitment: meta.commitment, salt: meta.salt, deck: game.record.deck } : null;
       const close = () => {
         this.dismissed = true;
         this.show();
       };
       const buttons = [{ label: "✕", action: "close-result", onClick: close }];
-      this.resultBox.append(resultPanel({ view, names: this.names, totals: null, proof, buttons }));
+      this.resultBox.append(resultPanel({ view, names: this.names, totals: null, proof: replay.reveal, buttons }));
     }
   }
 }

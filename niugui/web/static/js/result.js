@@ -4,13 +4,7 @@
 import { cardElement, sortCodes } from "./cards.js";
 import { verifyProof } from "./fairness.js";
 import { t } from "./i18n.js";
-
-const el = (tag, cls = "", text = "") => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== "") e.textContent = text;
-  return e;
-};
+import { el } from "./dom.js";
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 

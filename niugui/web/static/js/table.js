@@ -4,15 +4,9 @@
 import { cardBack, cardElement, cardText, sortBySuit, sortCodes } from "./cards.js";
 import { getLang, t } from "./i18n.js";
 import { displayOrder, judgeSelection, noCardPlayed } from "./rules.js";
+import { el } from "./dom.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise from you (R7)
-
-const el = (tag, cls = "", text = "") => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text) e.textContent = text;
-  return e;
-};
 
 /** The seat shown at a position, given the seat at the bottom. */
 export const seatAt = (bottom, rel) => (bottom + rel) % 4;
@@ -110,7 +104,7 @@ export class TableView {
     this.root.append(this.felt, this.meBar, this.msgLine, this.actionsBar, this.handWrap);
   }
 
-  /** Show a new state: {view, me, players, totals, deadline, flip, pending}. */
+  /** Show a new state: {view, me, players, totals, deadline, flip, pending}; a replay adds hands. */
   update(state) {
     const prev = this.state;
     this.state = state;
@@ -178,9 +172,16 @@ export class TableView {
     }
     meta.append(this.badges(seat));
     box.append(meta);
-    if (view && view.over && view.hands && this.replay) box.append(this.openHand(view.hands[seat]));
-    else if (this.replay && view && view.hands) box.append(this.openHand(view.hands[seat]));
+    const open = this.openHands();
+    if (open) box.append(this.openHand(open[seat]));
     return box;
+  }
+
+  /** In a replay, every seat's cards when they are known (a finished game's replay), else null. */
+  openHands() {
+    const s = this.state;
+    if (!this.replay) return null;
+    return s.hands || (s.view && s.view.hands) || null;
   }
 
   openHand(codes) {
@@ -335,8 +336,8 @@ export class TableView {
     const view = s.view;
     this.hand.innerHTML = "";
     let codes = [];
-    if (this.replay && view && view.hands) codes = view.hands[bottom];
-    else if (view && view.hand) codes = view.hand;
+    if (this.openHands()) codes = this.openHands()[bottom];
+    else if (view && view.hand && !this.replay) codes = view.hand;
     if (!codes.length) {
       const empty = el("div", "hand-empty", view && view.seat === null && !this.replay ? t("spectating") : "");
       this.hand.append(empty);

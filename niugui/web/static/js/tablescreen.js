@@ -6,13 +6,7 @@ import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { resultPanel } from "./result.js";
 import { TableView, botName, seatName } from "./table.js";
-
-const el = (tag, cls = "", text = "") => {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== "") e.textContent = text;
-  return e;
-};
+import { el } from "./dom.js";
 
 export class TableScreen {
   /** handlers: {conn, account(), onLobby(), onReplay(gameId), toast(text), langButton()} */
@@ -281,7 +275,8 @@ export class TableScreen {
       try {
         const record = await api("GET", `/api/games/${gameId}/record`);
         const meta = record.meta || {};
-        this.reveals[gameId] = { commitment: meta.commitment, salt: meta.salt, deck: record.deck };
+        const fair = meta.fairness || meta;
+        this.reveals[gameId] = { commitment: fair.commitment, salt: fair.salt, statement: fair.statement, deck: record.deck };
       } catch {
         this.reveals[gameId] = null;
       } finally {

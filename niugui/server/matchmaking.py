@@ -1,0 +1,208 @@
+"""The quick-play queue (快速开始): who waits, and which four sit down together.
+
+Pure logic — no I/O and no clock of its own (the caller passes ``now``) — so the rules of matching
+are tested alone. The server keeps one :class:`Queue` and calls :meth:`Queue.match` whenever someone
+joins and once a second.
+
+How a group forms:
+
+- **Compatible preferences.** A player may ask for a turn timer and a number of games; ``None``
+  means "any". Four players sit together when, for each preference, their non-``None`` wishes agree;
+  the table takes that value (or the server's default when all four said "any").
+- **Oldest first.** The player who has waited longest is seated first, with the earliest-arrived
+  compatible partners.
+- **Fresh faces.** Players who just played together are not put at one table again while enough
+  other compatible players wait: a partner from the previous table is taken only when nobody else can
+  complete the four.
+- **Fair play (escapes).** A player with recent escapes (R35) gets a later ``ready_at`` (they wait
+  longer before they can be seated) and is matched first with others who also have a delay — see
+  :func:`escape_delay` for the rule.
+
+>>> queue = Queue()
+>>> for name in "abcd":
+...     queue.join(Ticket(name, joined_at=0.0))
+>>> [[t.account_id for t in group] for group, _ in queue.match(now=0.0)]
+[['a', 'b', 'c', 'd']]
+>>> len(queue)
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+SEATS = 4
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """What a player asks of a quick-play table; ``None`` is "any"."""
+
+    turn_seconds: int | None = None
+    games: int | None = None
+
+    def merge(self, other: Preferences) -> Preferences | None:
+        """The preferences both players accept, or ``None`` if they conflict.
+
+        >>> Preferences(20).merge(Preferences(None, 3))
+        Preferences(turn_seconds=20, games=3)
+        >>> Preferences(20).merge(Preferences(30)) is None
+        True
+        """
+        merged = {}
+        for name in ("turn_seconds", "games"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if mine is not None and theirs is not None and mine != theirs:
+                return None
+            merged[name] = mine if mine is not None else theirs
+        return Preferences(**merged)
+
+
+@dataclass(frozen=True)
+class Ticket:
+    """One waiting player."""
+
+    account_id: str
+    joined_at: float
+    preferences: Preferences = Preferences()
+    ready_at: float = 0.0
+    """When the player may first be seated (later than ``joined_at`` after recent escapes)."""
+    recent: frozenset[str] = frozenset()
+    """The accounts the player has just played with (their last table)."""
+
+    @property
+    def delayed(self) -> bool:
+        return self.ready_at > self.joined_at
+
+
+@dataclass(frozen=True)
+class EscapePolicy:
+    """The fair-play rule for quick play, configurable by the operator.
+
+    Escapes count over a player's last ``window`` finished-or-escaped games. The first ``free``
+    escapes cost nothing here (a lost connection happens to everyone); each one beyond adds
+    ``delay_per_escape`` seconds of waiting, up to ``max_delay``.
+    """
+
+    window: int = 20
+    free: int = 1
+    delay_per_escape: float = 60.0
+    max_delay: float = 600.0
+
+
+def escape_delay(recent_escapes: int, policy: EscapePolicy = EscapePolicy()) -> float:
+    """Seconds a player waits before being seated, for ``recent_escapes`` in the policy's window.
+
+    >>> [escape_delay(n) for n in (0, 1, 2, 3, 20)]
+    [0.0, 0.0, 60.0, 120.0, 600.0]
+    """
+    return min(policy.max_delay, max(0, recent_escapes - policy.free) * policy.delay_per_escape)
+
+
+@dataclass
+class Queue:
+    """Players waiting for quick play, in the order they joined."""
+
+    tickets: dict[str, Ticket] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.tickets)
+
+    def __contains__(self, account_id: object) -> bool:
+        return account_id in self.tickets
+
+    def join(self, ticket: Ticket) -> None:
+        """Add a player (joining again replaces the earlier ticket, keeping its place in line)."""
+        old = self.tickets.get(ticket.account_id)
+        if old is not None:
+            ticket = Ticket(
+                ticket.account_id, old.joined_at, ticket.preferences, max(ticket.ready_at, old.ready_at),
+                ticket.recent,
+            )
+        self.tickets[ticket.account_id] = ticket
+
+    def leave(self, account_id: str) -> bool:
+        """Remove a player; whether they were waiting."""
+        return self.tickets.pop(account_id, None) is not None
+
+    def waiting(self) -> list[Ticket]:
+        """The tickets, oldest first."""
+        return sorted(self.tickets.values(), key=lambda t: (t.joined_at, t.account_id))
+
+    def match(self, now: float) -> list[tuple[list[Ticket], Preferences]]:
+        """Form every table that can be formed now; the seated players leave the queue."""
+        groups: list[tuple[list[Ticket], Preferences]] = []
+        while True:
+            found = self._one_group(now)
+            if found is None:
+                return groups
+            for ticket in found[0]:
+                del self.tickets[ticket.account_id]
+            groups.append(found)
+
+    def take(self, account_id: str, now: float) -> Ticket | None:
+        """Remove and return a player who chose to fill the empty seats with bots after waiting."""
+        ticket = self.tickets.get(account_id)
+        if ticket is None or ticket.ready_at > now:
+            return None
+        return self.tickets.pop(account_id)
+
+    def _one_group(self, now: float) -> tuple[list[Ticket], Preferences] | None:
+        ready = [t for t in self.waiting() if t.ready_at <= now]
+        for first in ready:
+            # Delayed players are matched first with one another (fair play), then with anyone.
+            pools = ([t for t in ready if t.delayed], ready) if first.delayed else (ready,)
+            for pool in pools:
+                found = _complete(first, [t for t in pool if t is not first])
+                if found is not None:
+                    return found
+        return None
+
+
+def _complete(first: Ticket, others: Iterable[Ticket]) -> tuple[list[Ticket], Preferences] | None:
+    """Three partners for ``first``.
+
+    Greedy: each next seat goes to the compatible candidate who has just played with the fewest of
+    those already chosen, the earliest arrival among equals — so recent partners meet again only
+    when nobody else can complete the four. If the greedy choice leaves no compatible fourth, any
+    compatible completion in order of arrival is taken.
+    """
+    candidates = list(others)
+    group, prefs = [first], first.preferences
+    while len(group) < SEATS:
+        best: tuple[int, int, Ticket, Preferences] | None = None
+        for order, candidate in enumerate(candidates):
+            if candidate in group:
+                continue
+            merged = prefs.merge(candidate.preferences)
+            if merged is None:
+                continue
+            met = sum(1 for g in group if _met(g, candidate))
+            if best is None or (met, order) < best[:2]:
+                best = (met, order, candidate, merged)
+        if best is None:
+            return _any_completion([first], first.preferences, candidates)
+        group.append(best[2])
+        prefs = best[3]
+    return group, prefs
+
+
+def _met(a: Ticket, b: Ticket) -> bool:
+    return b.account_id in a.recent or a.account_id in b.recent
+
+
+def _any_completion(
+    group: list[Ticket], prefs: Preferences, candidates: list[Ticket]
+) -> tuple[list[Ticket], Preferences] | None:
+    """Depth-first: the earliest candidates (in arrival order) that complete a compatible four."""
+    if len(group) == SEATS:
+        return group, prefs
+    for index, candidate in enumerate(candidates):
+        merged = prefs.merge(candidate.preferences)
+        if merged is None:
+            continue
+        found = _any_completion([*group, candidate], merged, candidates[index + 1 :])
+        if found is not None:
+            return found
+    return None

@@ -1,0 +1,21 @@
+// The page's DOM helpers, one copy for every screen: el(tag, class, text) and button(...).
+
+/**
+ * A new element: el("div", "panel"), el("b", "", "3"). A text of "" (or null/undefined) sets none;
+ * numbers are shown as they are (el("b", "", 0) shows 0).
+ */
+export function el(tag, cls = "", text = "") {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== "" && text !== null && text !== undefined) e.textContent = String(text);
+  return e;
+}
+
+/** A button with data-action (what the tests click) calling onClick: button("btn", "Play", "play", fn). */
+export function button(cls, label, action, onClick) {
+  const b = el("button", cls, label);
+  b.type = "button";
+  if (action) b.dataset.action = action;
+  if (onClick) b.addEventListener("click", onClick);
+  return b;
+}

@@ -1,0 +1,129 @@
+"""One place for each rule (issue 8): dependencies point down, and nobody outside the engine
+re-derives the trick state or a combination's value.
+
+The engine owns turns, tricks and 接风 (R26–R31) and publishes them in the view (``current``,
+``to_move``, ``trick``, ``leads``) and on ``Game`` (``current``, ``current_seat``, ``leads()``).
+Bots, the server, the terminal and the arena read those; they never count passes or keep their
+own "play to beat" (the check below would have failed on the old ``bots/knowledge.py``, which did).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from niugui import Game
+from niugui.bots.knowledge import situation_from_game, situation_from_view
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "niugui"
+ENGINE_BELOW_RECORD = ("cards", "combos", "moves", "game")
+OUTSIDE = ["bots", "server", "cli", "arena.py"]
+PRIVATE_TRICK_STATE = {
+    "_trick", "_last", "_last_seat", "_passes", "_needed", "_leads", "_to_move", "_actions", "_hands"
+}
+"""``Game``'s private turn and trick bookkeeping."""
+
+
+def sources(parts: list[str]) -> Iterator[tuple[Path, ast.Module]]:
+    for part in parts:
+        path = PACKAGE / part
+        for file in sorted(path.rglob("*.py")) if path.is_dir() else [path]:
+            yield file, ast.parse(file.read_text(encoding="utf-8"))
+
+
+def imported(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            names.add(("." * node.level) + (node.module or ""))
+        elif isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+    return names
+
+
+def test_the_engine_below_record_imports_neither_record_series_nor_fairness_at_module_level() -> None:
+    """``record`` sits on top of ``game``: no module-level import cycle. ``Game.from_record`` and
+    ``Game.to_record`` are the only two places that reach up, by importing ``record`` when called."""
+    upper = ("record", "series", "fairness")
+    for name in ENGINE_BELOW_RECORD:
+        tree = ast.parse((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))
+        module_level = imported(ast.Module(body=[n for n in tree.body if not isinstance(n, ast.ClassDef)],
+                                           type_ignores=[]))
+        assert not [m for m in module_level if m.lstrip(".").split(".")[-1] in upper], name
+        for node in ast.walk(tree):
+            if isinstance(node, ast.FunctionDef):
+                reaching_up = [m for m in imported(ast.Module(body=node.body, type_ignores=[]))
+                               if m.lstrip(".").split(".")[-1] in upper]
+                assert not reaching_up or node.name in ("from_record", "to_record"), (name, node.name)
+
+
+def test_R29_nothing_outside_the_engine_counts_passes_or_reads_trick_internals() -> None:
+    """R29 (a trick ends when every other holder has passed; 接风) lives in ``game.py`` only."""
+    found = []
+    for file, tree in sources(OUTSIDE):
+        where = file.relative_to(ROOT)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr in PRIVATE_TRICK_STATE:
+                found.append(f"{where}:{node.lineno} reads Game.{node.attr}")
+            counting = isinstance(node, ast.AugAssign)  # x += 1: a running count
+            targets: list[ast.expr] = [node.target] if isinstance(node, ast.AugAssign) else []
+            if isinstance(node, ast.Assign):
+                targets = list(node.targets)
+            for target in targets:
+                name = target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
+                if (counting and "pass" in name) or "needed" in name or name.endswith("last_seat"):
+                    found.append(f"{where}:{node.lineno} keeps its own {name!r}")
+    assert not found, "trick state re-derived outside the engine:\n" + "\n".join(found)
+
+
+def test_R17_R24_a_combination_value_layout_is_known_only_to_combos() -> None:
+    """``combos.py`` is the only encoder of a ``Combo``'s value: nobody else uses its layout."""
+    for file, tree in sources(["moves.py", "game.py", "bots", "server", "cli", "arena.py"]):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name | ast.alias):
+                name = node.id if isinstance(node, ast.Name) else node.name
+                assert name != "CLASS_SPAN", f"{file.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}"
+
+
+def played(seed: int, steps: int) -> Game:
+    game = Game.deal(seed=seed, first_drawer=seed % 4)
+    for step in range(steps):
+        if game.over:
+            break
+        if game.can_pass() and (step % 3 or not game.legal_combos()):
+            game.pass_turn()
+        else:
+            game.play(game.legal_combos()[-1])
+    return game
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_R29_bots_take_where_tricks_begin_from_the_view(seed: int) -> None:
+    """The view's ``leads`` is what the bots' knowledge reads: move a lead and its facts change."""
+    game = played(seed, 40)
+    assert not game.over and len(game.leads()) > 2
+    view = game.view(game.to_move)
+    assert situation_from_view(view) == situation_from_game(game)
+    assert view["leads"] == game.leads()
+    later = view["leads"][2]
+    changed = view | {"leads": [i for i in view["leads"] if i != later]}  # as if that play beat one
+    assert situation_from_view(changed).overtaken != situation_from_view(view).overtaken
+
+
+def test_R29_leads_are_the_plays_on_a_free_lead() -> None:
+    """Each lead is a play made when there was nothing to beat; every other play beat something."""
+    for seed in range(20):
+        game = Game.deal(seed=seed, first_drawer=seed % 4)
+        leads: list[int] = []
+        while not game.over:
+            if game.current is None:
+                leads.append(len(game.actions()))
+            if game.can_pass() and (len(game.actions()) % 2 or not game.legal_combos()):
+                game.pass_turn()
+            else:
+                game.play(game.legal_combos()[0])
+            assert game.leads() == leads
