@@ -30,7 +30,7 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Generic, TypeVar
 
-from .combos import FIVE, FLUSH, WINDOWS, Combo, classify_mask, set_rank, singles_above
+from .combos import FIVE, FLUSH, SINGLE_VALUES, WINDOWS, Combo, classify_mask, set_rank, singles_above
 
 # ---- tables -------------------------------------------------------------------------------------
 
@@ -60,6 +60,8 @@ def _combo(mask: int) -> Combo:
 
 SINGLES: tuple[Combo, ...] = tuple(_combo(1 << card) for card in range(54))
 """``SINGLES[card]``: the single of that card (R13)."""
+_BEATING_SINGLES: dict[int, int] = {v: singles_above(v) for v in (-1, *SINGLE_VALUES)}
+"""A single's value → the mask of the cards whose singles beat it (:func:`combos.singles_above`)."""
 _SUITS_OF: tuple[tuple[int, ...], ...] = tuple(tuple(s for s in range(4) if n >> s & 1) for n in range(16))
 """A rank's 4-bit suit set → its suits."""
 _CARD_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
@@ -215,7 +217,7 @@ def lead_lists(hand: int) -> tuple[list[Combo], list[Combo]]:
 def follow_singles(hand: int, value: int) -> list[Combo]:
     """The singles of ``hand`` that beat a single of ``value`` (R13, R5), weakest first."""
     out = []
-    rest = hand & singles_above(value)
+    rest = hand & _BEATING_SINGLES[value]
     table = SINGLES
     while rest:
         low = rest & -rest
