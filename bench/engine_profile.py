@@ -13,6 +13,8 @@ Workloads (a *unit* in brackets):
   [one decision];
 - ``legal14`` — ``legal_combos()`` at the opening of games whose leader holds 14 cards [one call];
 - ``expert`` — whole games of four ``expert_combo`` players [one decision];
+- ``expert_views`` — ``ExpertBot.choose(view)`` on the views of such games, as the arena asks it
+  (the views are made beforehand and not counted) [one decision];
 - ``rollout`` — the ``search`` bot's rollouts (``fast`` policy) from sampled worlds [one rollout].
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import pstats
 import random
 import re
@@ -28,6 +31,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -71,6 +75,42 @@ def expert(count: int) -> int:
     return done
 
 
+_VIEWS: list[tuple[int, int, Any]] = []
+
+
+def expert_views(count: int) -> int:
+    """``ExpertBot.choose(view)`` on the views of whole expert games, made beforehand (not counted)."""
+    from niugui.bots import load_bot
+
+    if not _VIEWS:  # the same views for every count (the setup is not a unit)
+        deal = 0
+        while len(_VIEWS) < 6000:
+            game = Game.deal(seed=f"views/{deal}", first_drawer=deal % 4)
+            bots = [load_bot("expert") for _ in range(4)]
+            while game.to_move is not None:
+                seat = game.to_move
+                view = game.view(seat)
+                _VIEWS.append((deal, seat, view))
+                action = bots[seat].choose(view)
+                if action is None:
+                    game.pass_turn()
+                else:
+                    game.play(action)
+            deal += 1
+        from niugui.bots import hand_split, knowledge
+
+        for cached in (hand_split.split_hand, hand_split._best, knowledge._combo):
+            cached.cache_clear()  # as cold as the first time these views were decided
+        gc.freeze()  # the stored views are not garbage: keep collections from scanning them
+    bots_of: dict[tuple[int, int], Any] = {}
+    for deal, seat, view in _VIEWS[:count]:
+        bot = bots_of.get((deal, seat))
+        if bot is None:
+            bot = bots_of[deal, seat] = load_bot("expert")
+        bot.choose(view)
+    return count
+
+
 def rollout(count: int) -> int:
     from niugui.bots.sampling import knowledge_of, reconstruct, sample_hands
     from niugui.bots.search import POLICIES, _black_of
@@ -98,6 +138,7 @@ WORKLOADS: dict[str, Callable[[int], int]] = {
     "playout": playout,
     "legal14": legal14,
     "expert": expert,
+    "expert_views": expert_views,
     "rollout": rollout,
 }
 
