@@ -64,6 +64,14 @@ WINDOW_OF_RANKS: dict[int, int] = {sum(1 << r for r in w): i for i, w in enumera
 FLUSH_RANK = tuple((r + 2) if r < 10 else {10: 12, 11: 0, 12: 1}[r] for r in range(13))
 """Rank index → its order inside a flush (R4: 2 low … A high)."""
 
+_RANK_LOW_BITS = sum(1 << (4 * r) for r in range(13))
+"""The lowest bit of each rank's nibble: ``mask`` folded onto it says which ranks ``mask`` holds."""
+_WINDOW_OF_FOLDED: dict[int, int] = {sum(1 << (4 * r) for r in w): i for i, w in enumerate(WINDOWS)}
+"""A folded set of ranks (one bit per rank nibble) → the index of the window it forms (R4)."""
+_SUIT_MASKS = tuple(sum(1 << (4 * r + s) for r in range(13)) for s in range(4))
+_FLUSH_HIGH: dict[int, int] = {}
+"""A folded set of five ranks → the highest of them by R4's flush ranking, filled as sets are met."""
+
 
 # ---- values: the one encoding of a combination's value (R5, R14–R24) -------------------------------
 # Everything that builds a Combo or compares against a value calls these; nothing else knows the layout.
@@ -226,23 +234,28 @@ def classify_mask(mask: int) -> Combo | None:
         if rest == 15 << (4 * rank):
             return Combo(mask, FOUR_PLUS_ONE, FIVE, four_plus_one_value(rank))
         return None
-    counts = [(mask >> (4 * r) & 15).bit_count() for r in range(13)]
-    shape = sorted((n for n in counts if n), reverse=True)
-    if shape == [4, 1]:
-        return Combo(mask, FOUR_PLUS_ONE, FIVE, four_plus_one_value(counts.index(4)))
-    if shape == [3, 2]:
-        return Combo(mask, FULL_HOUSE, FIVE, full_house_value(counts.index(3)))
-    if len(shape) != 5:
+    folded = mask | mask >> 1
+    folded = (folded | folded >> 2) & _RANK_LOW_BITS  # one bit per rank held
+    ranks = folded.bit_count()
+    if ranks == 2:  # four plus one (4 + 1) or full house (3 + 2), keyed by the larger group's rank
+        high = top >> 2
+        low = (mask & -mask).bit_length() - 1 >> 2
+        on_high = (mask >> (4 * high) & 15).bit_count()
+        if on_high in (1, 4):
+            return Combo(mask, FOUR_PLUS_ONE, FIVE, four_plus_one_value(high if on_high == 4 else low))
+        return Combo(mask, FULL_HOUSE, FIVE, full_house_value(high if on_high == 3 else low))
+    if ranks != 5:
         return None
-    suits = {c & 3 for c in cards_of(mask)}
-    rank_set = sum(1 << r for r, n in enumerate(counts) if n)
-    window = WINDOW_OF_RANKS.get(rank_set)
+    one_suit = not mask & ~_SUIT_MASKS[top & 3]
+    window = _WINDOW_OF_FOLDED.get(folded)
     if window is not None:
-        top_card = next(c for c in cards_of(mask) if c >> 2 == WINDOWS[window][4])
-        flush = len(suits) == 1
-        value = straight_value(window, top_card & 3, flush)
-        return Combo(mask, STRAIGHT_FLUSH if flush else STRAIGHT, FIVE, value)
-    if len(suits) == 1:
-        high = max(FLUSH_RANK[r] for r, n in enumerate(counts) if n)
-        return Combo(mask, FLUSH, FIVE, flush_value(high, suits.pop()))
+        top_rank = WINDOWS[window][4]
+        top_suit = (mask >> (4 * top_rank) & 15).bit_length() - 1
+        value = straight_value(window, top_suit, one_suit)
+        return Combo(mask, STRAIGHT_FLUSH if one_suit else STRAIGHT, FIVE, value)
+    if one_suit:
+        best = _FLUSH_HIGH.get(folded)
+        if best is None:
+            best = _FLUSH_HIGH[folded] = max(FLUSH_RANK[r] for r in range(13) if folded >> (4 * r) & 1)
+        return Combo(mask, FLUSH, FIVE, flush_value(best, top & 3))
     return None

@@ -24,7 +24,7 @@ from typing import Any, Literal, Required, TypedDict
 
 from .cards import DECK_SIZE, S2, S3, Card, cards_of, codes_of, mask_of, parse_cards
 from .combos import FIVE, Combo, classify_mask
-from .moves import plays
+from .moves import Kept, follow, follow_singles, keep
 
 SEATS = 4
 BLACK_MASK = (1 << S3) | (1 << S2)
@@ -160,9 +160,33 @@ def deal_hands(deck: Sequence[int], first_drawer: int) -> list[int]:
     [13, 14, 14, 13]
     """
     hands = [0] * SEATS
-    for i, card in enumerate(deck):
-        hands[(first_drawer - i) % SEATS] |= 1 << card
+    for turn in range(SEATS):  # the cards drawn at turns turn, turn + 4, ... go to one seat
+        mask = 0
+        for card in deck[turn::SEATS]:
+            mask |= 1 << card
+        hands[(first_drawer - turn) % SEATS] = mask
     return hands
+
+
+_DRAW_BITS = tuple((n + 1).bit_length() for n in range(DECK_SIZE))
+
+
+def shuffle(deck: list[int], rng: random.Random) -> None:
+    """Shuffle ``deck`` in place exactly as ``rng.shuffle(deck)`` does (Fisher–Yates, each index drawn
+    with ``getrandbits`` and rejection: the same deck for the same seed), without its per-card calls.
+
+    >>> a, b = list(range(54)), list(range(54))
+    >>> random.Random(3).shuffle(a); shuffle(b, random.Random(3)); a == b
+    True
+    """
+    getrandbits = rng.getrandbits
+    bits = _DRAW_BITS
+    for i in range(len(deck) - 1, 0, -1):
+        k = bits[i]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
 
 
 def score(black: Sequence[int], finish: Sequence[int]) -> tuple[str, list[int]]:
@@ -212,17 +236,21 @@ class Game:
         self.deck = deck
         self._dealt = list(hands)
         self._hands = list(hands)
-        self._black = [s for s in range(SEATS) if hands[s] & BLACK_MASK]
+        self._black = [s for s, h in enumerate(hands) if h & BLACK_MASK]
         self._actions: list[tuple[int, str, int, str]] = []  # (seat, "play"|"pass"|"escape", mask, kind)
-        self._trick: list[tuple[int, Combo | None]] = []  # this trick's plays and passes
         self._last: Combo | None = None  # the play to beat, None on a free lead
         self._last_seat = -1
-        self._passes = 0  # passes since the last play
+        self._passes_left = 0  # passes still to come before this trick ends (R29)
         self._leads = [0]  # the index of each trick's first action (R29); the game's first is a lead
-        self._needed = 0  # passes that end this trick (R29)
+        self._holding = SEATS - hands.count(0)  # seats still holding cards
+        self._next: tuple[int, ...] = (1, 2, 3, 0)  # per seat, the next seat in play order holding cards
+        # Per seat, its hand's plays as moves.keep made them: built at the seat's first lead (or
+        # five-card follow), then only filtered as its cards leave. Never changed in place, so copies
+        # share them.
+        self._kept: list[Kept | None] = [None] * SEATS
         self._finish: list[int] = []
         self._result: Result | None = None
-        self._to_move: int | None = next(s for s in range(SEATS) if hands[s] & 1)  # ♦4 leads (R26)
+        self._to_move: int | None = [h & 1 for h in hands].index(1)  # ♦4 leads (R26)
 
     # ---- making games -------------------------------------------------------------------------
 
@@ -235,10 +263,12 @@ class Game:
         """
         rng: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
         deck = list(range(DECK_SIZE))
-        rng.shuffle(deck)
+        shuffle(deck, rng)
         if first_drawer is None:
             first_drawer = rng.randrange(SEATS)
-        return cls.from_deck(deck, first_drawer)
+        else:
+            _check_seat(first_drawer, "first_drawer")
+        return cls(deal_hands(deck, first_drawer), first_drawer, deck)
 
     @classmethod
     def from_deck(cls, deck: Iterable[int | str], first_drawer: int) -> Game:
@@ -302,7 +332,7 @@ class Game:
         other.__dict__.update(self.__dict__)
         other._hands = list(self._hands)
         other._actions = list(self._actions)
-        other._trick = list(self._trick)
+        other._kept = list(self._kept)
         other._leads = list(self._leads)
         other._finish = list(self._finish)
         return other
@@ -400,7 +430,19 @@ class Game:
         seat = self._to_move
         if seat is None:
             return []
-        moves = plays(self._hands[seat], self._last)
+        last = self._last
+        hand = self._hands[seat]
+        if last is not None:
+            if last.group == 1:  # the commonest case, straight from the hand (as moves.follow does)
+                return follow_singles(hand, last.value)
+            if last.group != FIVE:
+                return follow(hand, None, last)
+        kept = self._kept[seat]
+        if kept is None or kept[0] != hand:
+            kept = self._kept[seat] = keep(hand, kept)
+        if last is not None:
+            return follow(hand, kept[2], last)
+        moves = kept[1] + kept[2]
         if not self._actions:  # the opening play must contain ♦4 (R26)
             moves = [m for m in moves if m.mask & 1]
         return moves
@@ -425,7 +467,9 @@ class Game:
         >>> game.check_play("D4").kind, game.to_move
         ('single', 2)
         """
-        mover = self._check_turn(seat)
+        mover = self._to_move
+        if mover is None or seat is not None:
+            mover = self._check_turn(seat)
         if isinstance(cards, Combo):
             combo: Combo | None = cards
             mask = cards.mask
@@ -446,16 +490,18 @@ class Game:
             if combo is None:
                 text = " ".join(str(c) for c in cards_of(mask)) or "nothing"
                 raise IllegalMove(f"{text} is not a combination (R25)", "R25")
-        if not self._actions and not mask & 1:
-            raise IllegalMove("the first play of the game must contain ♦4 (D4) (R26)", "R26")
         last = self._last
-        if last is not None and not combo.beats(last):
+        if last is None:
+            if not mask & 1 and not self._actions:
+                raise IllegalMove("the first play of the game must contain ♦4 (D4) (R26)", "R26")
+        elif not combo.beats(last):
             raise self._does_not_beat(combo, last)
         return combo
 
     def check_pass(self, seat: int | None = None) -> None:
         """Raise :class:`IllegalMove` if the seat to move (or ``seat``) may not pass now (R27)."""
-        self._check_turn(seat)
+        if self._to_move is None or seat is not None:
+            self._check_turn(seat)
         if self._last is None:
             raise IllegalMove("you have the lead and must play (R27: no pass on a free lead)", "R27")
 
@@ -466,25 +512,39 @@ class Game:
         rule and changes nothing.
         """
         combo = self.check_play(cards, seat)
-        self._apply_play(self._check_turn(seat), combo)
+        mover = self._to_move
+        assert mover is not None
+        mask = combo.mask
+        hand = self._hands[mover] ^ mask
+        self._hands[mover] = hand
+        self._actions.append((mover, "play", mask, combo.kind))
+        self._last = combo
+        self._last_seat = mover
+        if hand:
+            self._passes_left = self._holding - 1  # every other seat holding cards (R29)
+            self._to_move = self._next[mover]
+        else:
+            self._go_out(mover)
         return combo
 
     def pass_turn(self, seat: int | None = None) -> None:
         """Pass (过门) for the seat to move; not allowed on a free lead (R27)."""
-        self.check_pass(seat)
-        mover = self._check_turn(seat)
+        mover = self._to_move
+        if mover is None or seat is not None or self._last is None:
+            self.check_pass(seat)  # raises: only the seat to move passes, never on a free lead
+        assert mover is not None
         self._actions.append((mover, "pass", 0, ""))
-        self._trick.append((mover, None))
-        self._passes += 1
-        if self._passes < self._needed:
-            self._to_move = self._next_holding(mover)
+        left = self._passes_left - 1
+        if left:
+            self._passes_left = left
+            self._to_move = self._next[mover]
             return
         # Everyone else still holding cards has passed: the trick ends (R29).
         self._leads.append(len(self._actions))  # the next action leads
         last_seat = self._last_seat
-        self._to_move = last_seat if self._hands[last_seat] else self._next_holding(last_seat)  # 接风
+        self._to_move = last_seat if self._hands[last_seat] else self._next[last_seat]  # 接风
         self._last = None
-        self._trick = []
+        self._passes_left = 0
 
     def escape(self, seat: int) -> None:
         """Abandon the game (逃跑, R35): −9 for ``seat``, the game ends at once."""
@@ -520,32 +580,19 @@ class Game:
             f"{combo.kind} {_codes(combo.mask)} does not beat {last.kind} {_codes(last.mask)} ({rule})", rule
         )
 
-    def _apply_play(self, seat: int, combo: Combo) -> None:
-        hand = self._hands[seat] ^ combo.mask
-        self._hands[seat] = hand
-        self._actions.append((seat, "play", combo.mask, combo.kind))
-        self._last = combo
-        self._last_seat = seat
-        self._passes = 0
-        self._trick.append((seat, combo))
+    def _go_out(self, seat: int) -> None:
+        """``seat`` has played its last card."""
+        self._finish.append(seat)  # 上游, 二游, 三游 (R30)
+        self._holding -= 1
+        if self._side_out():
+            self._score()
+            return
+        self._passes_left = self._holding  # every seat still holding cards (R29)
         hands = self._hands
-        if not hand:
-            self._finish.append(seat)  # 上游, 二游, 三游 (R30)
-            if self._side_out():
-                self._score()
-                return
-            self._needed = sum(1 for h in hands if h)
-        else:
-            self._needed = sum(1 for h in hands if h) - 1
-        self._to_move = self._next_holding(seat)
-
-    def _next_holding(self, seat: int) -> int:
-        hands = self._hands
-        for step in (1, 2, 3):
-            nxt = (seat + step) % SEATS
-            if hands[nxt]:
-                return nxt
-        raise AssertionError("no seat holds cards in a game in progress")
+        self._next = tuple(
+            next((s + step) % SEATS for step in (1, 2, 3) if hands[(s + step) % SEATS]) for s in range(SEATS)
+        )
+        self._to_move = self._next[seat]
 
     def _side_out(self) -> bool:
         """R31: has every seat of one side gone out?"""
@@ -603,10 +650,7 @@ class Game:
             "counts": [h.bit_count() for h in self._hands],
             "marks": [codes_of(self._marks_mask(s)) for s in range(SEATS)],
             "finish": list(self._finish),
-            "trick": [
-                _action_dict(s, "pass", 0, "") if c is None else _action_dict(s, "play", c.mask, c.kind)
-                for s, c in self._trick
-            ],
+            "trick": [_action_dict(*a) for a in self._actions[self._leads[-1] :] if a[1] != "escape"],
             "current": None
             if self._last is None
             else {"seat": self._last_seat, "play": _codes_list(self._last.mask), "kind": self._last.kind},

@@ -44,6 +44,7 @@ from .hand_split import Split, split_cost, split_hand
 from .knowledge import (
     BLACK_BITS,
     Situation,
+    Tracker,
     codes_of_mask,
     infer_sides,
     situation_from_game,
@@ -98,26 +99,32 @@ class ExpertBot(Bot):
     def __init__(self, seed: int | None = None, **options: Any) -> None:
         super().__init__(seed, **options)
         self.style = Style(**options)
+        self.tracker = Tracker(0)
+        """The history read at its last decision: the next one reads only what happened since."""
 
     def choose(self, view: View) -> Action:
-        return expert_action(view, self.style)
+        return expert_action(view, self.style, self.tracker)
 
 
-def expert_action(view: View, style: Style = DEFAULT) -> Action:
+def expert_action(view: View, style: Style = DEFAULT, tracker: Tracker | None = None) -> Action:
     """The expert's action for the seat whose view this is (card codes, or ``None`` to pass).
+
+    ``tracker`` keeps the history read from one decision to the next (see :class:`Tracker`); the
+    action is the same with or without it.
 
     >>> from niugui import Game
     >>> game = Game.deal(seed=1, first_drawer=0)
     >>> "D4" in expert_action(game.view(game.to_move))      # the opening play holds ♦4 (R26)
     True
     """
-    combo = decide(situation_from_view(view), style)
+    combo = decide(situation_from_view(view, tracker), style)
     return None if combo is None else codes_of_mask(combo.mask)
 
 
-def expert_combo(game: Game, style: Style = DEFAULT) -> Combo | None:
-    """The expert's action for the seat to move of ``game``, without building a view (fast path)."""
-    return decide(situation_from_game(game), style)
+def expert_combo(game: Game, style: Style = DEFAULT, tracker: Tracker | None = None) -> Combo | None:
+    """The expert's action for the seat to move of ``game``, without building a view (fast path);
+    ``tracker`` as for :func:`expert_action` (one per game: a rollout's seats share it)."""
+    return decide(situation_from_game(game, tracker), style)
 
 
 def decide(sit: Situation, style: Style = DEFAULT) -> Combo | None:

@@ -2,7 +2,8 @@
 
 A :class:`Situation` is built from a seat's view (:func:`situation_from_view`) or, for search
 rollouts, straight from a ``Game`` for the seat to move (:func:`situation_from_game`) — the two give
-the same facts, and neither reads any other seat's hand.
+the same facts, and neither reads any other seat's hand. Either may be given a :class:`Tracker` that
+read the same game's history at an earlier decision: it then reads only the actions since.
 
 >>> from niugui import Game
 >>> game = Game.deal(seed=3, first_drawer=0)
@@ -14,9 +15,10 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from ..cards import CARDS, DECK_SIZE, S2, S3
 from ..combos import Combo, classify_mask
@@ -122,64 +124,161 @@ class _History:
             self.declined[seat][last.group] = last.value
 
 
-def situation_from_view(view: SeatView) -> Situation:
-    """The situation of the seat whose view this is."""
+def _leads_from(leads: list[int], start: int) -> set[int]:
+    """The indices in ``leads`` (ascending) from ``start`` on."""
+    out = set()
+    for index in reversed(leads):
+        if index < start:
+            break
+        out.add(index)
+    return out
+
+
+class Tracker:
+    """The public history of one game, read up to some action and kept between decisions, so that
+    each decision reads only the actions since the last (card tracking that does not start over).
+
+    It reads for every seat alike (the public history is the same for all of them). Given a view or
+    game that does not continue what it read — another game, a history that differs, counts that do
+    not add up — it starts over, so a situation built with a tracker always equals one built without.
+    """
+
+    __slots__ = ("first_drawer", "history", "last", "read")
+
+    def __init__(self, first_drawer: int) -> None:
+        self.first_drawer = first_drawer
+        self.history = _History(first_drawer)
+        self.read = 0
+        """How many actions it has read."""
+        self.last: object = None
+        """The last action read (a view's entry or an action-log tuple), to recognise the same game."""
+
+    def restart(self, first_drawer: int) -> None:
+        """Forget what it read: the next read starts from the first action."""
+        self.__init__(first_drawer)  # type: ignore[misc]
+
+    def copy(self) -> Tracker:
+        """An independent copy (search: one per rollout from a shared root)."""
+        other = Tracker.__new__(Tracker)
+        other.first_drawer = self.first_drawer
+        other.read = self.read
+        other.last = self.last
+        old = self.history
+        history = other.history = _History.__new__(_History)
+        history.left = list(old.left)
+        history.overtaken = [list(row) for row in old.overtaken]
+        history.declined = [dict(d) for d in old.declined]
+        history.played = old.played
+        history.marks = list(old.marks)
+        history.last = old.last
+        return other
+
+    def _continues(self, first_drawer: int, entries: list[Any] | Sequence[Any]) -> bool:
+        read = self.read
+        return first_drawer == self.first_drawer and len(entries) >= read and (
+            not read or entries[read - 1] == self.last
+        )
+
+    def read_view(self, view: SeatView) -> None:
+        """Read the view's history from where it stopped (or from the start, see the class)."""
+        entries = view["history"]
+        if not self._continues(view["first_drawer"], entries):
+            self.restart(view["first_drawer"])
+        history = self.history
+        leads = _leads_from(view["leads"], self.read)
+        for index in range(self.read, len(entries)):
+            entry = entries[index]
+            cards = entry.get("play")
+            if cards is not None:
+                history.play(entry["seat"], mask_of_codes(cards), index in leads)
+            elif "pass" in entry:
+                history.pass_turn(entry["seat"])
+        self.read = len(entries)
+        self.last = entries[-1] if entries else None
+
+    def read_game(self, game: Game) -> None:
+        """Read the game's action log from where it stopped (or from the start, see the class)."""
+        actions = game.action_log()
+        if not self._continues(game.first_drawer, actions):
+            self.restart(game.first_drawer)
+        read = self.read
+        if read == len(actions):
+            return
+        history = self.history
+        leads = _leads_from(game.leads(), read)
+        for index in range(read, len(actions)):
+            actor, action, mask, _ = actions[index]
+            if action == "play":
+                history.play(actor, mask, index in leads)
+            elif action == "pass":
+                history.pass_turn(actor)
+        self.read = len(actions)
+        self.last = actions[-1]
+
+
+def situation_from_view(view: SeatView, tracker: Tracker | None = None) -> Situation:
+    """The situation of the seat whose view this is; ``tracker`` (which this updates) is what an
+    earlier decision of the same game read."""
     seat = view["seat"]
     if seat is None:
         raise ValueError("view: a seat's view is needed, not a spectator's")
-    history = _History(view["first_drawer"])
-    leads = set(view["leads"])
-    for index, entry in enumerate(view["history"]):
-        cards = entry.get("play")
-        if cards is not None:
-            history.play(entry["seat"], mask_of_codes(cards), index in leads)
-        elif "pass" in entry:
-            history.pass_turn(entry["seat"])
+    hand = mask_of_codes(view["hand"])
+    marks = [mask_of_codes(m) for m in view["marks"]]
+    if tracker is None:
+        tracker = Tracker(view["first_drawer"])
+    tracker.read_view(view)
+    history = tracker.history
+    if history.left != view["counts"] or history.marks != marks or history.played & hand:
+        tracker.restart(view["first_drawer"])  # it had read another game
+        tracker.read_view(view)
+        history = tracker.history
     current = view["current"]
     return Situation(
         seat=seat,
-        hand=mask_of_codes(view["hand"]),
+        hand=hand,
         counts=list(view["counts"]),
-        marks=[mask_of_codes(m) for m in view["marks"]],
+        marks=marks,
         played=history.played,
         finish=list(view["finish"]),
         current=None if current is None else _combo(mask_of_codes(current["play"])),
         current_seat=-1 if current is None else current["seat"],
         opening=not view["history"],
-        overtaken=history.overtaken,
-        declined=history.declined,
+        overtaken=[list(row) for row in history.overtaken],
+        declined=[dict(d) for d in history.declined],
     )
 
 
-def situation_from_game(game: Game) -> Situation:
-    """The situation of the seat to move, read from a ``Game`` without building a view (fast path).
+def situation_from_game(game: Game, tracker: Tracker | None = None) -> Situation:
+    """The situation of the seat to move, read from a ``Game`` without building a view (fast path);
+    ``tracker`` (which this updates) is what an earlier decision of the same game read.
 
     Reads the public action log (who played what), where tricks began and that seat's own hand only.
     """
     seat = game.to_move
     if seat is None:
         raise ValueError("the game is over: no seat is to move (R31)")
-    history = _History(game.first_drawer)
-    actions = game.action_log()
-    leads = set(game.leads())
-    for index, (actor, action, mask, _) in enumerate(actions):
-        if action == "play":
-            history.play(actor, mask, index in leads)
-        elif action == "pass":
-            history.pass_turn(actor)
+    if tracker is None:
+        tracker = Tracker(game.first_drawer)
+    tracker.read_game(game)
+    counts = [game.count(s) for s in range(SEATS)]
+    history = tracker.history
+    if history.left != counts:
+        tracker.restart(game.first_drawer)  # it had read another game
+        tracker.read_game(game)
+        history = tracker.history
     current_seat = game.current_seat
     return Situation(
         seat=seat,
         hand=game.hand_mask(seat),
-        counts=[game.count(s) for s in range(SEATS)],
-        marks=history.marks,
+        counts=counts,
+        marks=list(history.marks),
         played=history.played,
         finish=game.finish,
         current=game.current,
         current_seat=-1 if current_seat is None else current_seat,
-        opening=not actions,
-        overtaken=history.overtaken,
-        declined=history.declined,
+        opening=not tracker.read,
+        overtaken=[list(row) for row in history.overtaken],
+        declined=[dict(d) for d in history.declined],
     )
 
 

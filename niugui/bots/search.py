@@ -47,13 +47,14 @@ from typing import Any
 from ..combos import FIVE, Combo, classify_mask
 from ..game import BLACK_MASK, SEATS, Game
 from .base import Action, Bot, View, log
-from .expert import FAST, expert_combo
+from .expert import DEFAULT, FAST, expert_combo
+from .knowledge import Tracker
 from .sampling import Knowledge, knowledge_of, reconstruct, sample_hands
 
 Candidate = Combo | None
 """A play, or ``None`` for a pass."""
-RolloutPolicy = Callable[[Game, list[int]], Candidate]
-"""(game, seat of the play to beat or -1, black seats) → the action of the seat to move."""
+RolloutPolicy = Callable[[Game, list[int], Tracker], Candidate]
+"""(game, black seats, the rollout's tracker of the public history) → the action of the seat to move."""
 
 TIE_BREAK = 0.05
 """Weight of finishing early against the game's points (R33/R34 points differ by at least 1)."""
@@ -77,7 +78,7 @@ def _breaks(combo: Combo, hand: int) -> int:
     return broken
 
 
-def greedy_policy(game: Game, black: list[int]) -> Candidate:
+def greedy_policy(game: Game, black: list[int], tracker: Tracker | None = None) -> Candidate:
     """A fast, plain policy for rollouts, with the sides of the sampled world known.
 
     Goes out when it can; leads the largest combination holding its weakest card; lets a partner's
@@ -109,10 +110,13 @@ def greedy_policy(game: Game, black: list[int]) -> Candidate:
     return best
 
 
-def rollout(game: Game, black: list[int], policy: RolloutPolicy) -> None:
-    """Play ``game`` to its end with ``policy`` for every seat."""
+def rollout(game: Game, black: list[int], policy: RolloutPolicy, tracker: Tracker | None = None) -> None:
+    """Play ``game`` to its end with ``policy`` for every seat; ``tracker``, if given, has read the
+    history up to some earlier point of this game (all seats share it: the history is public)."""
+    if tracker is None:
+        tracker = Tracker(game.first_drawer)
     while game.to_move is not None:
-        action = policy(game, black)
+        action = policy(game, black, tracker)
         if action is None:
             game.pass_turn()
         else:
@@ -153,12 +157,12 @@ def candidates_of(game: Game, first: Candidate, limit: int) -> list[Candidate]:
 # ---- evaluation (runs in the main process and in workers) ------------------------------------------
 
 
-def _expert_policy(game: Game, black: list[int]) -> Candidate:
-    return expert_combo(game)
+def _expert_policy(game: Game, black: list[int], tracker: Tracker) -> Candidate:
+    return expert_combo(game, DEFAULT, tracker)
 
 
-def _fast_expert_policy(game: Game, black: list[int]) -> Candidate:
-    return expert_combo(game, FAST)
+def _fast_expert_policy(game: Game, black: list[int], tracker: Tracker) -> Candidate:
+    return expert_combo(game, FAST, tracker)
 
 
 POLICIES: dict[str, RolloutPolicy] = {
@@ -199,6 +203,7 @@ def evaluate(
     sums = [0.0] * len(masks)
     squares = [0.0] * len(masks)
     combos = [classify_mask(mask) if mask else None for mask in masks]
+    root: Tracker | None = None  # the public history, the same in every world: read once
     done = 0
     while True:
         if worlds:
@@ -210,6 +215,9 @@ def evaluate(
                 break
         hands = sample_hands(info, rng)
         world = reconstruct(info, hands)
+        if root is None:
+            root = Tracker(world.first_drawer)
+            root.read_game(world)
         black = _black_of(info, hands)
         base = 0.0
         for index, combo in enumerate(combos):
@@ -218,7 +226,7 @@ def evaluate(
                 game.play(combo)
             else:
                 game.pass_turn()
-            rollout(game, black, play)
+            rollout(game, black, play, root.copy())
             value = value_for(game, info.seat)
             if index == 0:
                 base = value
