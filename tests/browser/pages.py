@@ -47,14 +47,20 @@ def take_nickname(page: Any, url: str, name: str) -> None:
     page.fill("input[name=nickname]", name)
     page.click("[data-action=session-guest]")
     page.wait_for_selector("[data-role=hello]")
+    # The lobby shows before its WebSocket has authenticated; a request sent before then is refused
+    # ("offline"), so wait for the connection (the banner is hidden while online).
+    page.wait_for_selector("#conn-banner[data-status=online]", state="attached", timeout=WAIT_MS)
 
 
 def create_table(page: Any, turn_seconds: int, private: bool = False) -> None:
-    page.fill("form[data-role=create-table] input[name=turn_seconds]", str(turn_seconds))
+    form = "form[data-role=create-table]"
+    page.fill(f"{form} input[name=turn_seconds]", str(turn_seconds))
     if private:
-        page.check("form[data-role=create-table] input[name=private]")
+        page.check(f"{form} input[name=private]")
     page.click("button[data-action=create-table]")
-    page.wait_for_selector(".table-screen[data-status]")
+    page.wait_for_selector(f".table-screen[data-status], {form} .error-text:not(:empty)", timeout=WAIT_MS)
+    if not page.locator(".table-screen").count():
+        raise AssertionError(f"creating the table was refused: {page.inner_text(f'{form} .error-text')}")
 
 
 def my_turn(page: Any) -> bool:

@@ -140,7 +140,7 @@ class Player:
 
     def connect(self) -> None:
         self.ws = connect(
-            f"ws://127.0.0.1:{self.server.port}/ws", max_size=2**22, open_timeout=10
+            f"ws://127.0.0.1:{self.server.port}/ws", max_size=2**22, open_timeout=WAIT
         ).__enter__()
         self.ws.send(json.dumps({"type": "auth", "id": "auth", "token": self.token}))  # never in the URL
         self.welcome = self.recv()
