@@ -30,6 +30,8 @@ def sweep(tables: Tables, limits: Limits, now: float | None = None) -> tuple[int
     now = time.time() if now is None else now
     closed = dropped = 0
     for table_id, status, last_event, watchers in list(tables.activity()):
+        if last_event <= 0:  # no event stored yet: a table being created right now is not idle
+            continue
         idle = now - last_event
         if status == "finished" and limits.finished_table_seconds and idle >= limits.finished_table_seconds:
             tables.forget(table_id)
