@@ -180,7 +180,11 @@ class Hub:
             raise Fault("not_found", f"no table {table_ref!r}, or not with that join code")
         # a table named by its join code alone was named with its code
         named = table_ref if table.state.code is not None and table_ref == table.state.code else None
-        if isinstance(message, Watch):
+        if isinstance(message, Play):  # the most frequent first
+            table.act(client, message.cards, reply)
+        elif isinstance(message, Pass):
+            table.act(client, None, reply)
+        elif isinstance(message, Watch):
             self._check_code(client, table, message.code or named)
             self.clients.setdefault(client, set()).add(table.id)
             table.subscribe(client, message.last_seq, reply)
@@ -195,10 +199,6 @@ class Hub:
             table.leave(client, reply)
         elif isinstance(message, Ready):
             table.ready(client, reply)
-        elif isinstance(message, Play):
-            table.act(client, message.cards, reply)
-        elif isinstance(message, Pass):
-            table.act(client, None, reply)
         elif isinstance(message, Autoplay):
             table.set_autoplay(client, message.on, reply)
         elif isinstance(message, FillBots):
