@@ -27,6 +27,7 @@ from .protocol import (
     SeatRef,
     Sit,
     Stand,
+    TableData,
     TableSettings,
     TableSummary,
     UpdateSettings,
@@ -311,13 +312,13 @@ def stored_events(store: Store) -> Callable[[str, int], list[Sent]]:
     return older
 
 
-def _with_data(reply: Reply, data: Callable[[], object]) -> Reply:
+def _with_data(reply: Reply, data: Callable[[], TableData]) -> Reply:
     """``reply``, its answer's data replaced by ``data()`` when it succeeds."""
 
     def answer(outcome: Answer | BaseException) -> None:
         if isinstance(outcome, BaseException):
             reply(outcome)
         else:
-            reply(Answer(outcome.seq, data()))  # type: ignore[arg-type]
+            reply(Answer(outcome.seq, data()))
 
     return answer
