@@ -7,7 +7,7 @@ import asyncio
 import secrets
 from collections.abc import Callable, Iterator
 
-from . import logs
+from . import gcpolicy, logs
 from .config import Config
 from .metrics import Metrics
 from .protocol import (
@@ -84,11 +84,12 @@ class Hub:
             table.resume()
         self.metrics.tables.set(len(self.tables))
         logs.info("tables restored", tables=len(self.tables))
+        gcpolicy.apply()  # the server's garbage-collector settings, once it has started
 
     def close(self) -> None:
-        """Stop every table's timers and store what waits to be stored."""
+        """Stop every table (requests still waiting are refused) and store what waits to be stored."""
         for table in self.tables.values():
-            table.clock.stop()
+            table.close()
         self.services.writer.close()
 
     def _rebuild(self, table_id: str) -> Table:
