@@ -192,17 +192,29 @@ def mask_of(cards: Iterable[int]) -> int:
 
 def codes_of(mask: int) -> list[str]:
     """The codes (R6) of a mask's cards, weakest first: ``cards_of`` spelled out, without making a
-    ``Card`` for each (views spell every hand and play this way).
+    ``Card`` for each (views spell every hand and play this way; the spellings of recent masks are
+    kept, a fresh list returned each time).
 
     >>> codes_of(0b101)
     ['D4', 'H4']
     """
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(_CODES[low.bit_length() - 1])
-        mask ^= low
-    return out
+    spelled = _SPELLED.get(mask)
+    if spelled is None:
+        out = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            out.append(_CODES[low.bit_length() - 1])
+            rest ^= low
+        if len(_SPELLED) >= _SPELLED_MAX:
+            _SPELLED.clear()
+        spelled = _SPELLED[mask] = tuple(out)
+    return list(spelled)
+
+
+_SPELLED: dict[int, tuple[str, ...]] = {}
+_SPELLED_MAX = 1 << 16
+"""Masks whose spelling is kept (plays and hands seen lately); a pure function's memo, no state."""
 
 
 def cards_of(mask: int) -> list[Card]:

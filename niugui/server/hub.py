@@ -7,7 +7,7 @@ import asyncio
 import secrets
 from collections.abc import Callable, Iterator
 
-from . import logs
+from . import gcpolicy, logs
 from .config import Config
 from .metrics import Metrics
 from .protocol import (
@@ -27,6 +27,7 @@ from .protocol import (
     SeatRef,
     Sit,
     Stand,
+    TableData,
     TableSettings,
     TableSummary,
     UpdateSettings,
@@ -83,11 +84,12 @@ class Hub:
             table.resume()
         self.metrics.tables.set(len(self.tables))
         logs.info("tables restored", tables=len(self.tables))
+        gcpolicy.apply()  # the server's garbage-collector settings, once it has started
 
     def close(self) -> None:
-        """Stop every table's timers and store what waits to be stored."""
+        """Stop every table (requests still waiting are refused) and store what waits to be stored."""
         for table in self.tables.values():
-            table.clock.stop()
+            table.close()
         self.services.writer.close()
 
     def _rebuild(self, table_id: str) -> Table:
@@ -180,7 +182,11 @@ class Hub:
             raise Fault("not_found", f"no table {table_ref!r}, or not with that join code")
         # a table named by its join code alone was named with its code
         named = table_ref if table.state.code is not None and table_ref == table.state.code else None
-        if isinstance(message, Watch):
+        if isinstance(message, Play):  # the most frequent first
+            table.act(client, message.cards, reply)
+        elif isinstance(message, Pass):
+            table.act(client, None, reply)
+        elif isinstance(message, Watch):
             self._check_code(client, table, message.code or named)
             self.clients.setdefault(client, set()).add(table.id)
             table.subscribe(client, message.last_seq, reply)
@@ -195,10 +201,6 @@ class Hub:
             table.leave(client, reply)
         elif isinstance(message, Ready):
             table.ready(client, reply)
-        elif isinstance(message, Play):
-            table.act(client, message.cards, reply)
-        elif isinstance(message, Pass):
-            table.act(client, None, reply)
         elif isinstance(message, Autoplay):
             table.set_autoplay(client, message.on, reply)
         elif isinstance(message, FillBots):
@@ -311,13 +313,13 @@ def stored_events(store: Store) -> Callable[[str, int], list[Sent]]:
     return older
 
 
-def _with_data(reply: Reply, data: Callable[[], object]) -> Reply:
+def _with_data(reply: Reply, data: Callable[[], TableData]) -> Reply:
     """``reply``, its answer's data replaced by ``data()`` when it succeeds."""
 
     def answer(outcome: Answer | BaseException) -> None:
         if isinstance(outcome, BaseException):
             reply(outcome)
         else:
-            reply(Answer(outcome.seq, data()))  # type: ignore[arg-type]
+            reply(Answer(outcome.seq, data()))
 
     return answer

@@ -18,7 +18,7 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
-from .protocol import AnyEvent
+from .protocol import AnyEvent, EvDeal, EvGameOver
 
 metadata = sa.MetaData()
 
@@ -462,7 +462,8 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
                 )
             )
         if w.deal is not None:
-            w.event.game_id = _insert_game(c, w.table_id, w.deal, w.time)  # type: ignore[union-attr]
+            assert isinstance(w.event, EvDeal), "a game is stored with its deal event"
+            w.event.game_id = _insert_game(c, w.table_id, w.deal, w.time)
         if w.record is not None:
             _finish_game(c, w, w.record)
         w.payload = w.event.model_dump_json()
@@ -523,7 +524,8 @@ def _insert_game(c: Connection, table_id: str, deal: DealData, now: float) -> in
 
 
 def _finish_game(c: Connection, w: Write, record: dict[str, Any]) -> None:
-    game_id = w.event.game_id  # type: ignore[union-attr]
+    assert isinstance(w.event, EvGameOver), "a game's record is stored with its game_over event"
+    game_id = w.event.game_id
     c.execute(
         games.update()
         .where(games.c.id == game_id)

@@ -12,6 +12,7 @@ it stores each submission alone, so one table's bad write does not fail the othe
 from __future__ import annotations
 
 import asyncio
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -22,6 +23,8 @@ from . import logs
 from .store import Store, Write
 
 Done = Callable[[BaseException | None], None]
+SWITCH_INTERVAL = 0.0005
+"""Seconds the interpreter lets one thread run before another waiting for the GIL gets it."""
 
 
 class EventWriter(Protocol):
@@ -62,6 +65,9 @@ class Writer:
         self._connection: Connection | None = None  # kept open: no pool checkout per transaction
         self.batches = 0
         """Transactions so far (for benchmarks: events per transaction)."""
+        # The writer needs the GIL for a moment per batch; by default a busy event loop would hold
+        # it for up to 5 ms before handing over, and every table waiting on that batch with it.
+        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
         self._thread = threading.Thread(target=self._run, name="niugui-event-writer", daemon=True)
         self._thread.start()
 

@@ -13,6 +13,7 @@ frames, the clock reports what is due through the callback the glue gave it.
 
 from __future__ import annotations
 
+import functools
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
@@ -264,7 +265,7 @@ class Table:
                     reply(error)
                     continue
                 self._busy = True
-                self._run(outcome.steps, lambda error, o=outcome, r=reply: self._finished(o, r, error))  # type: ignore[misc]
+                self._run(outcome.steps, functools.partial(self._finished, outcome, reply))
         finally:
             self._pumping = False
 
