@@ -363,21 +363,26 @@ class Game:
         """The seat whose play is to beat, or ``None`` on a free lead."""
         return None if self._last is None else self._last_seat
 
-    def leads(self) -> list[int]:
+    def leads(self, start: int = 0) -> list[int]:
         """The index (in :meth:`actions`) of every play made on a free lead: where each trick began
         (R29; after the last of them, once every other seat holding cards has passed, the trick ends).
+        With ``start``, only those from that index on (a reader that has seen the earlier ones).
 
         >>> game = Game.deal(seed=7, first_drawer=0)
         >>> game.play("D4"); game.pass_turn(); game.pass_turn(); game.pass_turn()
         Combo('single', [D4])
         >>> game.leads(), game.to_move, game.current_seat      # seat 2 has the next lead
         ([0], 2, None)
-        >>> game.play(game.legal_plays()[0]); game.leads()
+        >>> game.play(game.legal_plays()[0]); game.leads(), game.leads(start=1)
         Combo('single', [H5])
-        [0, 4]
+        ([0, 4], [4])
         """
         actions = self._actions
-        return [i for i in self._leads if i < len(actions) and actions[i][1] == "play"]
+        leads = self._leads
+        first = len(leads)
+        while first and leads[first - 1] >= start:
+            first -= 1
+        return [i for i in leads[first:] if i < len(actions) and actions[i][1] == "play"]
 
     @property
     def finish(self) -> list[int]:

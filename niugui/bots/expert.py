@@ -204,8 +204,10 @@ def _lead(sit: Situation, style: Style, partners: list[int]) -> Combo:
     unseen = sit.unseen
     opponents = _opponents(sit, partners)
     threat = _min_count(sit, opponents)
-    controls = [c for c in split.plays if _holds(sit, style, c, unseen, opponents)]
-    others = [c for c in split.plays if not _holds(sit, style, c, unseen, opponents)]
+    controls: list[Combo] = []
+    others: list[Combo] = []
+    for combo in split.plays:
+        (controls if _holds(sit, style, combo, unseen, opponents) else others).append(combo)
     if len(others) <= 1 and controls:
         return max(controls, key=lambda c: (c.size, c.value))  # keep the lead, then go out
     holders = _holders(sit)

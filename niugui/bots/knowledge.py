@@ -205,7 +205,7 @@ class Tracker:
         if read == len(actions):
             return
         history = self.history
-        leads = _leads_from(game.leads(), read)
+        leads = set(game.leads(read))
         for index in range(read, len(actions)):
             actor, action, mask, _ = actions[index]
             if action == "play":
@@ -223,12 +223,11 @@ def situation_from_view(view: SeatView, tracker: Tracker | None = None) -> Situa
     if seat is None:
         raise ValueError("view: a seat's view is needed, not a spectator's")
     hand = mask_of_codes(view["hand"])
-    marks = [mask_of_codes(m) for m in view["marks"]]
     if tracker is None:
         tracker = Tracker(view["first_drawer"])
     tracker.read_view(view)
     history = tracker.history
-    if history.left != view["counts"] or history.marks != marks or history.played & hand:
+    if history.left != view["counts"] or history.played & hand:
         tracker.restart(view["first_drawer"])  # it had read another game
         tracker.read_view(view)
         history = tracker.history
@@ -237,7 +236,7 @@ def situation_from_view(view: SeatView, tracker: Tracker | None = None) -> Situa
         seat=seat,
         hand=hand,
         counts=list(view["counts"]),
-        marks=marks,
+        marks=list(history.marks),  # the view's marks: the ♠3/♠2 each seat has played (R11)
         played=history.played,
         finish=list(view["finish"]),
         current=None if current is None else _combo(mask_of_codes(current["play"])),
@@ -294,6 +293,35 @@ class Sides:
     """The 双牛鬼 when known (this seat, or a seat showing both marks), else -1."""
 
 
+_EXP: dict[int, float] = {}
+"""``math.exp(EVIDENCE_WEIGHT * n)`` for each integer ``n`` met so far."""
+
+
+def _black_shares(sit: Situation, mine: int) -> list[float]:
+    """For an unmarked black card this seat does not hold: each seat's chance of holding it, in
+    proportion to its cards, shifted by who beat whom (see :func:`infer_sides`)."""
+    me = sit.seat
+    counts = sit.counts
+    overtaken = sit.overtaken
+    black_known = [s for s in range(SEATS) if sit.marks[s]]
+    weights = [0.0] * SEATS
+    for s in range(SEATS):
+        if s == me or not counts[s]:
+            continue
+        conflict = 0
+        for b in black_known:
+            if b != s:
+                conflict += overtaken[b][s] + overtaken[s][b]
+        with_me = overtaken[me][s] + overtaken[s][me]
+        toward_black = -conflict + (with_me if not mine else -with_me)
+        factor = _EXP.get(toward_black)
+        if factor is None:
+            factor = _EXP[toward_black] = math.exp(EVIDENCE_WEIGHT * toward_black)
+        weights[s] = counts[s] * factor
+    total = sum(weights) or 1.0
+    return [w / total for w in weights]
+
+
 def infer_sides(sit: Situation) -> Sides:
     """Partners from this seat's own cards, the ♠3/♠2 marks and who beat whom.
 
@@ -312,26 +340,20 @@ def infer_sides(sit: Situation) -> Sides:
     for seat in range(SEATS):
         if sit.marks[seat] == BLACK_BITS:
             return Sides([0.0 if s in (me, seat) else 1.0 for s in range(SEATS)], False, seat)
-    black_known = [s for s in range(SEATS) if sit.marks[s]]
+    marks = sit.marks
     holds = [[0.0] * SEATS for _ in range(2)]  # holds[k][s]: P(seat s holds black card k)
+    shares: list[float] | None = None  # the same for both cards: made once
     for k, bit in enumerate((S3_BIT, S2_BIT)):
         if mine & bit:
             holds[k][me] = 1.0
             continue
-        marked = [s for s in range(SEATS) if sit.marks[s] & bit]
+        marked = [s for s in range(SEATS) if marks[s] & bit]
         if marked:
             holds[k][marked[0]] = 1.0
             continue
-        weights = [0.0] * SEATS
-        for s in range(SEATS):
-            if s == me or not sit.counts[s]:
-                continue
-            conflict = sum(sit.overtaken[b][s] + sit.overtaken[s][b] for b in black_known if b != s)
-            with_me = sit.overtaken[me][s] + sit.overtaken[s][me]
-            toward_black = -conflict + (with_me if not mine else -with_me)
-            weights[s] = sit.counts[s] * math.exp(EVIDENCE_WEIGHT * toward_black)
-        total = sum(weights) or 1.0
-        holds[k] = [w / total for w in weights]
+        if shares is None:
+            shares = _black_shares(sit, mine)
+        holds[k] = shares
     partner = [0.0] * SEATS
     for s in range(SEATS):
         if s == me:
