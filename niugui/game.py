@@ -412,6 +412,10 @@ class Game:
     def count(self, seat: int) -> int:
         return self._hands[seat].bit_count()
 
+    def counts(self) -> list[int]:
+        """Every seat's number of cards (public, R12), seats 0..3."""
+        return [hand.bit_count() for hand in self._hands]
+
     def actions(self) -> list[tuple[int, str, list[Card]]]:
         """Every action so far as (seat, "play" | "pass" | "escape", cards)."""
         return [(seat, action, cards_of(mask)) for seat, action, mask, _ in self._actions]

@@ -151,6 +151,8 @@ _WINDOW_MASKS: tuple[tuple[int, tuple[int, ...], int, int], ...] = tuple(
 def five_candidates(hand: int) -> list[int]:
     """Straights, straight flushes and flushes worth keeping together (as masks)."""
     out: list[int] = []
+    if hand.bit_count() < 5:
+        return out
     folded = hand | hand >> 1
     folded = (folded | folded >> 2) & _LOW  # bit 0 of each rank held
     lowest = hand & ~(hand << 1 & _BELOW[0] | hand << 2 & _BELOW[1] | hand << 3 & _BELOW[2])

@@ -93,9 +93,12 @@ class _History:
     Where tricks begin comes from the engine (the view's ``leads``, ``Game.leads()``), never from
     counting passes here: a play that is not a lead beat the play before it, and a pass (never on a
     free lead, R27) declined the play before it.
+
+    Its ``overtaken`` and ``declined`` tables may be lent (to a :class:`Situation`, or to a copy):
+    while lent they are copied before they change, never changed in place.
     """
 
-    __slots__ = ("declined", "last", "left", "marks", "overtaken", "played")
+    __slots__ = ("declined", "last", "left", "lent", "marks", "overtaken", "played")
 
     def __init__(self, first_drawer: int) -> None:
         self.left = hand_sizes(first_drawer)
@@ -104,6 +107,12 @@ class _History:
         self.played = 0
         self.marks = [0] * SEATS
         self.last: tuple[int, Combo] | None = None  # the latest play and its seat
+        self.lent = [False, False]  # whether overtaken, declined are shared with someone
+
+    def lend(self) -> tuple[list[list[int]], list[dict[int, int]]]:
+        """The two tables, for a reader that keeps them as they are now."""
+        self.lent = [True, True]
+        return self.overtaken, self.declined
 
     def play(self, seat: int, mask: int, lead: bool) -> None:
         self.played |= mask
@@ -111,6 +120,9 @@ class _History:
         left = self.left
         if not lead and self.last is not None:
             beaten = self.last[0]
+            if self.lent[0]:
+                self.overtaken = [list(row) for row in self.overtaken]
+                self.lent[0] = False
             self.overtaken[beaten][seat] += 2 if left[beaten] <= 3 else 1
         left[seat] -= mask.bit_count()
         self.last = (seat, _combo(mask))
@@ -121,6 +133,9 @@ class _History:
         last = self.last[1]
         seen = self.declined[seat].get(last.group)
         if seen is None or last.value < seen:
+            if self.lent[1]:
+                self.declined = [dict(d) for d in self.declined]
+                self.lent[1] = False
             self.declined[seat][last.group] = last.value
 
 
@@ -166,8 +181,8 @@ class Tracker:
         old = self.history
         history = other.history = _History.__new__(_History)
         history.left = list(old.left)
-        history.overtaken = [list(row) for row in old.overtaken]
-        history.declined = [dict(d) for d in old.declined]
+        history.overtaken, history.declined = old.lend()  # shared until either changes them
+        history.lent = [True, True]
         history.played = old.played
         history.marks = list(old.marks)
         history.last = old.last
@@ -232,6 +247,7 @@ def situation_from_view(view: SeatView, tracker: Tracker | None = None) -> Situa
         tracker.read_view(view)
         history = tracker.history
     current = view["current"]
+    overtaken, declined = history.lend()  # the situation keeps them as they are now
     return Situation(
         seat=seat,
         hand=hand,
@@ -242,8 +258,8 @@ def situation_from_view(view: SeatView, tracker: Tracker | None = None) -> Situa
         current=None if current is None else _combo(mask_of_codes(current["play"])),
         current_seat=-1 if current is None else current["seat"],
         opening=not view["history"],
-        overtaken=[list(row) for row in history.overtaken],
-        declined=[dict(d) for d in history.declined],
+        overtaken=overtaken,
+        declined=declined,
     )
 
 
@@ -259,13 +275,14 @@ def situation_from_game(game: Game, tracker: Tracker | None = None) -> Situation
     if tracker is None:
         tracker = Tracker(game.first_drawer)
     tracker.read_game(game)
-    counts = [game.count(s) for s in range(SEATS)]
+    counts = game.counts()
     history = tracker.history
     if history.left != counts:
         tracker.restart(game.first_drawer)  # it had read another game
         tracker.read_game(game)
         history = tracker.history
     current_seat = game.current_seat
+    overtaken, declined = history.lend()  # the situation keeps them as they are now
     return Situation(
         seat=seat,
         hand=game.hand_mask(seat),
@@ -276,8 +293,8 @@ def situation_from_game(game: Game, tracker: Tracker | None = None) -> Situation
         current=game.current,
         current_seat=-1 if current_seat is None else current_seat,
         opening=not tracker.read,
-        overtaken=[list(row) for row in history.overtaken],
-        declined=[dict(d) for d in history.declined],
+        overtaken=overtaken,
+        declined=declined,
     )
 
 
@@ -334,33 +351,29 @@ def infer_sides(sit: Situation) -> Sides:
     [0.0, 0.0, 1.0, 0.0]
     """
     me = sit.seat
-    mine = (sit.hand | sit.marks[me]) & BLACK_BITS
+    marks = sit.marks
+    mine = (sit.hand | marks[me]) & BLACK_BITS
     if mine == BLACK_BITS:
         return Sides([0.0] * SEATS, True, me)
-    for seat in range(SEATS):
-        if sit.marks[seat] == BLACK_BITS:
-            return Sides([0.0 if s in (me, seat) else 1.0 for s in range(SEATS)], False, seat)
-    marks = sit.marks
-    holds = [[0.0] * SEATS for _ in range(2)]  # holds[k][s]: P(seat s holds black card k)
+    if BLACK_BITS in marks:
+        seat = marks.index(BLACK_BITS)
+        return Sides([0.0 if s in (me, seat) else 1.0 for s in range(SEATS)], False, seat)
+    shown = marks[0] | marks[1] | marks[2] | marks[3]
+    holds: list[list[float]] = []  # holds[k][s]: P(seat s holds black card k)
     shares: list[float] | None = None  # the same for both cards: made once
-    for k, bit in enumerate((S3_BIT, S2_BIT)):
-        if mine & bit:
-            holds[k][me] = 1.0
-            continue
-        marked = [s for s in range(SEATS) if marks[s] & bit]
-        if marked:
-            holds[k][marked[0]] = 1.0
+    for bit in (S3_BIT, S2_BIT):
+        if (mine | shown) & bit:  # held here, or marked at the seat that played it
+            known = [0.0] * SEATS
+            known[me if mine & bit else next(s for s in range(SEATS) if marks[s] & bit)] = 1.0
+            holds.append(known)
             continue
         if shares is None:
             shares = _black_shares(sit, mine)
-        holds[k] = shares
-    partner = [0.0] * SEATS
-    for s in range(SEATS):
-        if s == me:
-            continue
-        if mine:  # black: the partner holds the other card
-            k = 1 if mine == S3_BIT else 0
-            partner[s] = holds[k][s]
-        else:  # red: a partner holds neither black card
-            partner[s] = (1.0 - holds[0][s]) * (1.0 - holds[1][s])
+        holds.append(shares)
+    if mine:  # black: the partner holds the other card
+        other = holds[1 if mine == S3_BIT else 0]
+        partner = [0.0 if s == me else other[s] for s in range(SEATS)]
+    else:  # red: a partner holds neither black card
+        threes, twos = holds
+        partner = [0.0 if s == me else (1.0 - threes[s]) * (1.0 - twos[s]) for s in range(SEATS)]
     return Sides(partner, False, -1)
