@@ -1,38 +1,44 @@
 """Load benchmark of ``niugui serve``: N tables × 4 WebSocket clients on loopback, one action per second
-per table; latency from an action to its broadcast, server CPU and memory per connection.
+per table; latency from an action to its four broadcasts, server CPU per action, memory per connection.
 
-    nice -n 10 .venv/bin/python bench/load_bench.py --tables 100 --seconds 30
+    .venv/bin/python bench/load_bench.py --tables 200 1000 2000 --seconds 30
 
 It starts the server itself (SQLite in a temporary data directory) as a child process, signs up 4N
 guests, seats four clients at each table (the game starts when all four sit), and then, at each
 table, the client whose turn it is acts once per second (its weakest legal play, or a pass when it
-may). Latency is measured for every (action, recipient) pair: from the moment the actor sends
-``play``/``pass`` to the moment each of the four clients receives the matching event, all in this
-one process (one clock). Server CPU is read from /proc over the measuring window; memory per
-connection is the growth of the server's RSS from idle to all clients connected, divided by 4N.
+may). For every action it measures, in this one process (one clock), the time from sending
+``play``/``pass`` to each of the four clients receiving the matching event; ``all4`` is the time
+until the last of the four has it. Server CPU is read from /proc over the measuring window; memory
+per connection is the growth of the server's RSS from idle to all clients seated, divided by 4N.
 
-The load generator runs on the same machine and competes with the server for the same cores.
+The load generator runs on the same machine and competes with the server for the same cores, so it
+is kept cheap, honestly: every client still receives every frame the server sends it, unmasks
+nothing (server frames are not masked), masks its own frames as RFC 6455 requires, and parses every
+frame as JSON — but it speaks the WebSocket protocol itself on uvloop (a few lines of framing)
+instead of through a general client library, whose per-frame cost was larger than the server's.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import os
 import random
 import signal
 import socket
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,10 +50,11 @@ def free_port() -> int:
         return port
 
 
-def proc_cpu_seconds(pid: int) -> float:
+def proc_cpu_seconds(pid: int) -> tuple[float, float]:
+    """A process's CPU time so far: (user, system) seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+    return int(fields[11]) / ticks, int(fields[12]) / ticks
 
 
 def proc_rss_bytes(pid: int) -> int:
@@ -64,33 +71,72 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def handle_buckets(text: str) -> dict[float, float]:
-    """The server's ``niugui_handle_seconds`` histogram: cumulative count per upper bound."""
-    buckets = {}
-    for line in text.splitlines():
-        if line.startswith("niugui_handle_seconds_bucket"):
-            bound = line.split('le="')[1].split('"')[0]
-            buckets[float("inf") if bound == "+Inf" else float(bound)] = float(line.rsplit(" ", 1)[1])
-    return buckets
+# ---- the WebSocket client's framing (RFC 6455) -----------------------------------------------------
 
 
-def bucket_quantile(before: dict[float, float], after: dict[float, float], q: float) -> float:
-    """Upper bound (ms) of the histogram bucket holding quantile ``q`` of the requests in between."""
-    deltas = sorted((bound, after[bound] - before.get(bound, 0.0)) for bound in after)
-    total = deltas[-1][1] if deltas else 0.0
-    for bound, count in deltas:
-        if total and count >= q * total:
-            return bound * 1000
-    return float("nan")
+def client_frame(payload: bytes, opcode: int = 1) -> bytes:
+    """A client frame: FIN, ``opcode``, masked with a fresh random key (RFC 6455 §5.3).
+
+    >>> frame = client_frame(b"hello")
+    >>> frame[:2], bytes(a ^ frame[2 + i % 4] for i, a in enumerate(frame[6:]))
+    (b'\\x81\\x85', b'hello')
+    """
+    size = len(payload)
+    if size < 126:
+        head = struct.pack("!BB", 0x80 | opcode, 0x80 | size)
+    elif size < 1 << 16:
+        head = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, size)
+    else:
+        head = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, size)
+    key = os.urandom(4)
+    repeated = (key * (size // 4 + 1))[:size]
+    masked = (int.from_bytes(payload, "big") ^ int.from_bytes(repeated, "big")).to_bytes(size, "big")
+    return head + key + masked
 
 
-class Seat:
-    """One client: a WebSocket, its latest view and the actions in flight it is waiting to see."""
+def server_frames(buffer: bytearray) -> list[tuple[int, bytes]]:
+    """Take every complete (unmasked, unfragmented) server frame off ``buffer``: (opcode, payload).
+
+    >>> data = bytearray(b"\\x81\\x02hi\\x81\\x7e\\x00")
+    >>> server_frames(data), bytes(data)
+    ([(1, b'hi')], b'\\x81~\\x00')
+    """
+    frames = []
+    at = 0
+    end = len(buffer)
+    while end - at >= 2:
+        first, second = buffer[at], buffer[at + 1]
+        size = second & 0x7F
+        start = at + 2
+        if size == 126:
+            if end - at < 4:
+                break
+            size = int.from_bytes(buffer[at + 2 : at + 4], "big")
+            start = at + 4
+        elif size == 127:
+            if end - at < 10:
+                break
+            size = int.from_bytes(buffer[at + 2 : at + 10], "big")
+            start = at + 10
+        if end - start < size:
+            break
+        if not first & 0x80:
+            raise ValueError("fragmented frames are not expected from this server")
+        frames.append((first & 0x0F, bytes(buffer[start : start + size])))
+        at = start + size
+    del buffer[:at]
+    return frames
+
+
+class Seat(asyncio.Protocol):
+    """One client connection: its latest view, and the requests waiting for their answer."""
 
     def __init__(self, bench: Bench, token: str) -> None:
         self.bench = bench
         self.token = token
-        self.ws: ClientConnection | None = None
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.upgraded: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.table = ""
         self.view: dict[str, Any] | None = None
         self.status = ""
@@ -98,54 +144,92 @@ class Seat:
         self.ids = 0
 
     async def open(self, port: int) -> None:
-        self.ws = await connect(
-            f"ws://127.0.0.1:{port}/ws?token={self.token}",
-            max_size=2**22,
-            open_timeout=120,
-            ping_interval=None,
+        loop = asyncio.get_running_loop()
+        welcome = loop.create_task(self.wait_for("welcome"))  # the answer to auth
+        await loop.create_connection(lambda: self, "127.0.0.1", port)
+        await self.upgraded
+        assert self.transport is not None  # protocol 2: the token goes in the first message, not the URL
+        self.transport.write(
+            client_frame(json.dumps({"type": "auth", "id": "auth", "token": self.token}).encode())
         )
-        await self.ws.recv()  # welcome
-        asyncio.get_running_loop().create_task(self.reader())
+        await welcome
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio's classes
+        key = base64.b64encode(os.urandom(16)).decode()
+        transport.write(
+            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
+        )
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        self.buffer += data
+        if not self.upgraded.done():
+            head, sep, _ = self.buffer.partition(b"\r\n\r\n")
+            if not sep:
+                return
+            if not head.startswith(b"HTTP/1.1 101"):
+                self.upgraded.set_exception(RuntimeError(head.decode(errors="replace")))
+                return
+            del self.buffer[: len(head) + 4]
+            self.upgraded.set_result(None)
+        for opcode, payload in server_frames(self.buffer):
+            if opcode == 1:
+                self.on_message(json.loads(payload), now)
+            elif opcode == 9:  # ping: pong with the same payload
+                assert self.transport is not None
+                self.transport.write(client_frame(payload, opcode=10))
+            elif opcode == 8:
+                self.bench.dropped += 1
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.bench.closing:
+            self.bench.dropped += 1
+
+    def on_message(self, message: dict[str, Any], now: float) -> None:
+        kind = message["type"]
+        if kind in ("ack", "error"):
+            waiter = self.waiters.pop(message["id"], None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(message)
+            if kind == "error":
+                self.bench.errors += 1
+            return
+        waiter = self.waiters.pop(kind, None)  # welcome
+        if waiter is not None:
+            waiter.set_result(message)
+        if kind in ("event", "snapshot"):
+            if message["view"] is not None:
+                self.view = message["view"]
+            self.status = message["state"]["status"]
+            if kind == "event":
+                self.bench.on_event(self, message, now)
+
+    async def wait_for(self, kind: str) -> dict[str, Any]:
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiters[kind] = future
+        return await future
 
     async def request(self, kind: str, **fields: Any) -> dict[str, Any]:
-        assert self.ws is not None
+        assert self.transport is not None
         self.ids += 1
         request_id = f"{kind}{self.ids}"
         future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.waiters[request_id] = future
-        await self.ws.send(json.dumps({"type": kind, "id": request_id, **fields}))
+        self.transport.write(client_frame(json.dumps({"type": kind, "id": request_id, **fields}).encode()))
         return await future
-
-    async def reader(self) -> None:
-        assert self.ws is not None
-        try:
-            async for frame in self.ws:
-                now = time.perf_counter()
-                message = json.loads(frame)
-                kind = message["type"]
-                if kind in ("ack", "error"):
-                    waiter = self.waiters.pop(message["id"], None)
-                    if waiter is not None and not waiter.done():
-                        waiter.set_result(message)
-                    if kind == "error":
-                        self.bench.errors += 1
-                    continue
-                if kind in ("event", "snapshot"):
-                    if message.get("view") is not None:
-                        self.view = message["view"]
-                    self.status = message["state"]["status"]
-                    if kind == "event":
-                        self.bench.on_event(self, message, now)
-        except Exception:
-            self.bench.dropped += 1
 
 
 class Bench:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
-        self.latencies: list[float] = []
-        self.sent: dict[tuple[str, int], float] = {}  # (table, seat) -> when its last action was sent
+        self.deliveries: list[float] = []
+        self.all4: list[float] = []
+        self.sent: dict[tuple[str, int], tuple[float, list[float]]] = {}
+        """(table, seat) -> when its action was sent, and when each of the four clients received it."""
         self.measuring = False
+        self.closing = False
         self.actions = 0
         self.errors = 0
         self.dropped = 0
@@ -153,11 +237,20 @@ class Bench:
 
     def on_event(self, seat: Seat, message: dict[str, Any], now: float) -> None:
         event = message["event"]
-        if event["kind"] in ("play", "pass"):
-            started = self.sent.get((message["table"], event["seat"]))
-            if started is not None and self.measuring:
-                self.latencies.append(now - started)
-        elif event["kind"] == "game_over" and seat.view is not None and seat.view.get("seat") == 0:
+        kind = event["kind"]
+        if kind == "play" or kind == "pass":
+            pending = self.sent.get((message["table"], event["seat"]))
+            if pending is None:
+                return
+            arrivals = pending[1]
+            arrivals.append(now)
+            if len(arrivals) == 4:
+                del self.sent[(message["table"], event["seat"])]
+                if self.measuring:
+                    started = pending[0]
+                    self.deliveries += [t - started for t in arrivals]
+                    self.all4.append(arrivals[-1] - started)
+        elif kind == "game_over" and seat.view is not None and seat.view.get("seat") == 0:
             self.games += 1
 
     async def table_loop(self, seats: list[Seat], stop: float) -> None:
@@ -177,12 +270,12 @@ class Bench:
             if mine is None or mine.get("to_move") != mover or mine.get("seat") != mover:
                 await asyncio.sleep(0.01)
                 continue
-            self.sent[(seat.table, mover)] = time.perf_counter()
+            self.sent[(seat.table, mover)] = (time.perf_counter(), [])
             if mine["can_pass"] and (not mine["legal_plays"] or len(mine["legal_plays"]) > 3):
-                await seat.request("pass", table=seat.table)
+                answer = await seat.request("pass", table=seat.table)
             else:
-                await seat.request("play", table=seat.table, cards=mine["legal_plays"][0])
-            if self.measuring:
+                answer = await seat.request("play", table=seat.table, cards=mine["legal_plays"][0])
+            if self.measuring and answer["type"] == "ack":
                 self.actions += 1
             await asyncio.sleep(max(0.0, 1.0 - (time.perf_counter() - tick)))
 
@@ -190,10 +283,12 @@ class Bench:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     port = free_port()
     data = Path(tempfile.mkdtemp(prefix="niugui-load-"))
+    profiled = [str(ROOT / "bench" / "serve_profiled.py"), args.profile]
+    wrap = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={args.callgrind}"]
     cmd = [
+        *(wrap if args.callgrind else []),
         sys.executable,
-        "-m",
-        "niugui.cli.main",
+        *(profiled if args.profile else ["-m", "niugui.cli.main"]),
         "serve",
         "--port",
         str(port),
@@ -201,15 +296,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         str(data),
         "--rate-limit",
         "100",
+        "--exempt",  # every client is on loopback: per-address fair-use limits would count them as one
+        "127.0.0.1",
         "--log-level",
         "warning",
+        *args.server_args,
     ]
     with open(data / "server.log", "wb") as log:
         server = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
     bench = Bench(args)
     try:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-            for _ in range(300):
+            for _ in range(3000 if args.callgrind else 300):
                 try:
                     if (await http.get("/healthz")).status_code == 200:
                         break
@@ -222,6 +320,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             async def guest(i: int) -> str:
                 async with limit:
                     reply = await http.post("/api/guest", json={"nickname": f"load{i}"})
+                    reply.raise_for_status()
                     token: str = reply.json()["token"]
                     return token
 
@@ -240,6 +339,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         async def seat_table(group: list[Seat]) -> None:
             async with limit:
                 ack = await group[0].request("create_table", settings={"name": "load", "turn_seconds": 120})
+                assert ack["type"] == "ack", ack
                 table = ack["data"]["table"]["id"]
                 for number, seat in enumerate(group):
                     seat.table = table
@@ -251,18 +351,37 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         stop = time.perf_counter() + args.warmup + args.seconds
         loops = [asyncio.create_task(bench.table_loop(g, stop)) for g in tables]
         await asyncio.sleep(args.warmup)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-            metrics0 = handle_buckets((await http.get("/metrics")).text)
         bench.measuring = True
-        cpu0, client_cpu0, wall0 = proc_cpu_seconds(server.pid), time.process_time(), time.perf_counter()
+        if args.callgrind:
+            subprocess.run(
+                ["callgrind_control", "-i", "on", str(server.pid)], check=True, capture_output=True
+            )
+        if args.profile:
+            server.send_signal(signal.SIGUSR1)
+        load0 = os.getloadavg()[0]
+        (user0, sys0), client_cpu0, wall0 = (
+            proc_cpu_seconds(server.pid),
+            time.process_time(),
+            time.perf_counter(),
+        )
         await asyncio.sleep(args.seconds)
         bench.measuring = False
-        cpu1, client_cpu1, wall1 = proc_cpu_seconds(server.pid), time.process_time(), time.perf_counter()
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-            metrics1 = handle_buckets((await http.get("/metrics")).text)
+        if args.callgrind:
+            subprocess.run(
+                ["callgrind_control", "-i", "off", str(server.pid)], check=True, capture_output=True
+            )
+        if args.profile:
+            server.send_signal(signal.SIGUSR2)
+        (user1, sys1), client_cpu1, wall1 = (
+            proc_cpu_seconds(server.pid),
+            time.process_time(),
+            time.perf_counter(),
+        )
+        cpu0, cpu1 = user0 + sys0, user1 + sys1
         await asyncio.gather(*loops, return_exceptions=True)
         wall = wall1 - wall0
-        lat_ms = [x * 1000 for x in bench.latencies]
+        lat_ms = [x * 1000 for x in bench.deliveries]
+        all4_ms = [x * 1000 for x in bench.all4]
         result = {
             "tables": n,
             "connections": 4 * n,
@@ -273,13 +392,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "deliveries": len(lat_ms),
             "p50_ms": round(percentile(lat_ms, 0.50), 2),
             "p99_ms": round(percentile(lat_ms, 0.99), 2),
+            "all4_p50_ms": round(percentile(all4_ms, 0.50), 2),
+            "all4_p99_ms": round(percentile(all4_ms, 0.99), 2),
             "max_ms": round(max(lat_ms), 2) if lat_ms else None,
             "mean_ms": round(statistics.fmean(lat_ms), 2) if lat_ms else None,
-            "server_handle_p50_ms_le": bucket_quantile(metrics0, metrics1, 0.50),
-            "server_handle_p99_ms_le": bucket_quantile(metrics0, metrics1, 0.99),
             "server_cpu_percent": round(100 * (cpu1 - cpu0) / wall, 1),
             "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, bench.actions), 3),
+            "server_system_share": round((sys1 - sys0) / max(1e-9, cpu1 - cpu0), 2),
             "client_cpu_percent": round(100 * (client_cpu1 - client_cpu0) / wall, 1),
+            "client_cpu_ms_per_action": round(1000 * (client_cpu1 - client_cpu0) / max(1, bench.actions), 3),
             "server_rss_idle_mb": round(idle_rss / 2**20, 1),
             "server_rss_connected_mb": round(connected_rss / 2**20, 1),
             "server_kib_per_connection": round((connected_rss - idle_rss) / 1024 / (4 * n), 1),
@@ -287,16 +408,18 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "errors": bench.errors,
             "dropped_connections": bench.dropped,
             "games_finished": bench.games,
-            "load_average": os.getloadavg()[0],
+            "load_average_before": round(load0, 2),
+            "load_average_after": round(os.getloadavg()[0], 2),
         }
+        bench.closing = True
         for seat in seats:
-            if seat.ws is not None:
-                await seat.ws.close()
+            if seat.transport is not None:
+                seat.transport.close()
         return result
     finally:
         server.send_signal(signal.SIGTERM)
         try:
-            server.wait(20)
+            server.wait(30)
         except subprocess.TimeoutExpired:
             server.kill()
 
@@ -307,7 +430,16 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0, help="measuring window per run")
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--json", action="store_true", help="print one JSON object per run")
+    parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, stats to FILE")
+    parser.add_argument(
+        "--callgrind",
+        metavar="FILE",
+        help="run the server under valgrind's callgrind, counting instructions in the measuring window only",
+    )
+    parser.add_argument("--server-arg", dest="server_args", action="append", default=[],
+                        help="an extra argument for niugui serve (repeat as needed)")  # fmt: skip
     args = parser.parse_args()
+    _use_uvloop()
     print(f"# niugui load bench on {os.cpu_count()} cores; client and server share them", flush=True)
     for n in args.tables:
         one = argparse.Namespace(**{**vars(args), "tables": n})
@@ -317,6 +449,15 @@ def main() -> int:
         else:
             print(" ".join(f"{k}={v}" for k, v in result.items()), flush=True)
     return 0
+
+
+def _use_uvloop() -> None:
+    try:
+        import uvloop
+    except ImportError:  # the standard loop works too, with a costlier client
+        return
+    policy: Callable[[], asyncio.AbstractEventLoopPolicy] = uvloop.EventLoopPolicy
+    asyncio.set_event_loop_policy(policy())
 
 
 if __name__ == "__main__":

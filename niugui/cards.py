@@ -190,6 +190,21 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
+def codes_of(mask: int) -> list[str]:
+    """The codes (R6) of a mask's cards, weakest first: ``cards_of`` spelled out, without making a
+    ``Card`` for each (views spell every hand and play this way).
+
+    >>> codes_of(0b101)
+    ['D4', 'H4']
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(_CODES[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
 def cards_of(mask: int) -> list[Card]:
     """The cards of a mask, weakest first.
 

@@ -37,7 +37,8 @@ import hashlib
 import hmac
 import json
 import secrets
-from collections.abc import Sequence
+import string
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .cards import CARDS, Card
@@ -76,10 +77,6 @@ def turn_up() -> Card:
 
 def new_secret() -> str:
     """A game's secret: 32 random bytes as 64 hex digits. The server keeps it until the game is over."""
-    return secrets.token_hex(32)
-
-
-def new_salt() -> str:
     return secrets.token_hex(32)
 
 
@@ -240,6 +237,7 @@ def verify_record(record: Any, seen: str | None = None) -> str:
     commitment = proof.get("commitment")
     if not isinstance(commitment, str):
         raise FairnessError("meta.fairness.commitment: missing")
+    _check_hex(commitment, "commitment")
     if seen is not None and seen.strip().lower() != commitment.lower():
         raise FairnessError(f"the record's commitment {commitment} is not the one you saw ({seen.strip()})")
     deck = record.get("deck")
@@ -256,11 +254,27 @@ def verify_record(record: Any, seen: str | None = None) -> str:
     return _verify_v2(record, proof, commitment, game)
 
 
+def _hashed(function: Callable[..., str], *args: Any) -> str:
+    """``function(*args)``, a hash of text from the record: JSON can spell a lone surrogate there
+    (``"\\ud800"``), which has no UTF-8 to hash."""
+    try:
+        return function(*args)
+    except UnicodeEncodeError:
+        raise FairnessError("the record holds text that is not Unicode (a lone surrogate, \\ud800)") from None
+
+
+def _check_hex(value: object, field: str) -> None:
+    """A hash in a proof is 64 hex digits (any case); anything else is refused before it is compared."""
+    if not isinstance(value, str) or len(value) != 64 or not all(c in string.hexdigits for c in value):
+        shown = value[:70] if isinstance(value, str) else value
+        raise FairnessError(f"meta.fairness.{field}: expected 64 hex digits, got {shown!r}")
+
+
 def _verify_v1(proof: dict[str, Any], commitment: str, deck: list[str]) -> str:
     salt = proof.get("salt")
     if not isinstance(salt, str):
         raise FairnessError("meta.salt: missing (the salt is revealed when the game is over)")
-    if not hmac.compare_digest(commitment.lower(), commitment_v1(salt, deck)):
+    if not hmac.compare_digest(commitment.lower(), _hashed(commitment_v1, salt, deck)):
         raise FairnessError(
             f"MISMATCH: sha256(salt:deck) is not {commitment}; this deck is not the committed one"
         )
@@ -276,11 +290,14 @@ def _verify_v2(record: dict[str, Any], proof: dict[str, Any], commitment: str, g
     if missing or not isinstance(proof.get("protocol"), int):
         what = ", ".join(missing) or "protocol"
         raise FairnessError(f"meta.fairness: missing {what} (revealed when the game is over)")
+    _check_hex(fields["seal_key"], "seal_key")
+    _check_hex(fields["chain"], "chain")
     try:
         meta = meta_of_record(record)
     except RecordError as error:
         raise FairnessError(str(error)) from None
-    assert meta is not None
+    if meta is None:
+        raise FairnessError("meta.version: missing; a scheme-2 record has the meta of RECORD meta version 1")
     flip = meta["flip"]
     if flip is not None:
         try:
@@ -293,7 +310,7 @@ def _verify_v2(record: dict[str, Any], proof: dict[str, Any], commitment: str, g
             reached, said = flip["first_drawer"], record["first_drawer"]
             raise FairnessError(f"meta.flip reaches seat {reached} but first_drawer is {said} (R8)")
     text = statement(record, proof["protocol"], fields["salt"], fields["seal_key"])  # type: ignore[arg-type]
-    if not hmac.compare_digest(commitment_of(text), commitment.lower()):
+    if not hmac.compare_digest(_hashed(commitment_of, text), commitment.lower()):
         raise FairnessError(
             f"MISMATCH: the deal and seating of this record (deck, first drawer, 翻牌, players, variant, "
             f"protocol) do not hash to the commitment {commitment}"

@@ -22,7 +22,7 @@ import random
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal, Required, TypedDict
 
-from .cards import DECK_SIZE, S2, S3, Card, cards_of, mask_of, parse_cards
+from .cards import DECK_SIZE, S2, S3, Card, cards_of, codes_of, mask_of, parse_cards
 from .combos import FIVE, Combo, classify_mask
 from .moves import Kept, follow, follow_singles, keep
 
@@ -427,7 +427,10 @@ class Game:
 
     def marks(self, seat: int) -> list[Card]:
         """The ♠3/♠2 marks shown at ``seat``: those of the two it has played (R11)."""
-        return cards_of(self._dealt[seat] & ~self._hands[seat] & BLACK_MASK)
+        return cards_of(self._marks_mask(seat))
+
+    def _marks_mask(self, seat: int) -> int:
+        return self._dealt[seat] & ~self._hands[seat] & BLACK_MASK
 
     # ---- what may be done ---------------------------------------------------------------------
 
@@ -634,35 +637,56 @@ class Game:
         >>> "hand" in Game.deal(seed=7, first_drawer=0).view(None)
         False
         """
-        if seat is not None:
-            _check_seat(seat, "seat")
-        over = self._result is not None
-        view: SeatView = {
-            "seat": seat,
+        return self.views((seat,), history)[seat]
+
+    def views(self, seats: Iterable[int | None], history: bool = True) -> dict[int | None, SeatView]:
+        """:meth:`view` for several seats at once (a server sends one to each seat after every
+        action): what every seat may know is built once and shared by the views, so read them, do
+        not change them.
+
+        >>> game = Game.deal(seed=7, first_drawer=0)
+        >>> views = game.views([0, 2, None], history=False)
+        >>> views[2] == game.view(2, history=False) and views[None] == game.view(None, history=False)
+        True
+        """
+        wanted = list(seats)
+        for seat in wanted:
+            if seat is not None:
+                _check_seat(seat, "seat")
+        public: dict[str, Any] = {
             "first_drawer": self.first_drawer,
             "to_move": self._to_move,
             "counts": [h.bit_count() for h in self._hands],
-            "marks": [[str(c) for c in self.marks(s)] for s in range(SEATS)],
+            "marks": [codes_of(self._marks_mask(s)) for s in range(SEATS)],
             "finish": list(self._finish),
             "trick": [_action_dict(*a) for a in self._actions[self._leads[-1] :] if a[1] != "escape"],
             "current": None
             if self._last is None
             else {"seat": self._last_seat, "play": _codes_list(self._last.mask), "kind": self._last.kind},
-            "over": over,
+            "over": self._result is not None,
         }
         if history:
-            view["history"] = [_action_dict(*action) for action in self._actions]
-            view["leads"] = self.leads()
-        if seat is not None:
-            view["hand"] = _codes_list(self._hands[seat])
-            mine = seat == self._to_move
-            view["legal_plays"] = [_codes_list(m.mask) for m in self.legal_combos()] if mine else []
-            view["can_pass"] = mine and self.can_pass()
+            public["history"] = [_action_dict(*action) for action in self._actions]
+            public["leads"] = self.leads()
+        ended: dict[str, Any] | None = None
         if self._result is not None:
-            view["result"] = self._result.to_dict()
-            view["hands"] = [_codes_list(h) for h in self._hands]
-            view["dealt"] = [_codes_list(h) for h in self._dealt]
-        return view
+            ended = {
+                "result": self._result.to_dict(),
+                "hands": [_codes_list(h) for h in self._hands],
+                "dealt": [_codes_list(h) for h in self._dealt],
+            }
+        out: dict[int | None, SeatView] = {}
+        for seat in wanted:
+            view: dict[str, Any] = {"seat": seat, **public}
+            if seat is not None:
+                view["hand"] = _codes_list(self._hands[seat])
+                mine = seat == self._to_move
+                view["legal_plays"] = [_codes_list(m.mask) for m in self.legal_combos()] if mine else []
+                view["can_pass"] = mine and self.can_pass()
+            if ended is not None:
+                view.update(ended)
+            out[seat] = view  # type: ignore[assignment]
+        return out
 
 
 def _check_seat(seat: object, field: str) -> None:
@@ -674,8 +698,7 @@ def _codes(mask: int) -> str:
     return " ".join(_codes_list(mask))
 
 
-def _codes_list(mask: int) -> list[str]:
-    return [str(c) for c in cards_of(mask)]
+_codes_list = codes_of
 
 
 def _action_dict(seat: int, action: str, mask: int, kind: str) -> ActionEntry:

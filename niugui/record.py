@@ -107,7 +107,11 @@ def meta_of_record(record: dict[str, Any]) -> Meta | None:
     meta = record.get("meta")
     if meta is None or (isinstance(meta, dict) and "version" not in meta):
         return None
-    return _checked_meta(copy.deepcopy(meta))
+    try:
+        copied = copy.deepcopy(meta)
+    except RecursionError:  # a meta holds a few levels; JSON can nest deeper than a copy can follow
+        raise RecordError("meta: nested too deeply to read") from None
+    return _checked_meta(copied)
 
 
 def _checked_meta(meta: Any) -> Meta:

@@ -52,7 +52,27 @@ def register(subparsers: Any) -> None:
         type=float,
         default=20.0,
         metavar="PER_SECOND",
-        help="messages per second per connection (default 20, burst twice that)",
+        help="messages per second per connection (default 20, burst twice that); an account may send "
+        "twice that over all its connections, an address ten times",
+    )
+    parser.add_argument(
+        "--limit",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="set a fair-use limit, e.g. connections_per_account=8 (docs/security.md lists them; 0: no cap)",
+    )
+    parser.add_argument(
+        "--exempt",
+        action="append",
+        default=[],
+        metavar="CIDR",
+        help="addresses that per-address limits do not apply to (e.g. 127.0.0.1 for a local load test)",
+    )
+    parser.add_argument(
+        "--trust-proxy",
+        metavar="IPS",
+        help="take client addresses from X-Forwarded-For when the peer is one of these (a reverse proxy)",
     )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     parser.set_defaults(run=run)
@@ -63,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
 
     from ..server import logs
     from ..server.app import WS_HARD_LIMIT, create_app
-    from ..server.config import Config
+    from ..server.config import Config, Limits
+    from ..server.limits import Exempt
     from ..server.store import Store
 
     for name, value in (
@@ -77,6 +98,17 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"{PROG}: --port must be 1..65535", file=sys.stderr)
         return 2
+    rate = args.rate_limit  # the account's and the address's message rates scale with the connection's
+    limits = Limits(
+        account_rate=2 * rate, account_burst=4 * rate, address_rate=10 * rate, address_burst=20 * rate
+    )
+    try:
+        for assignment in args.limit:
+            limits.set(assignment)
+        Exempt.parse(args.exempt)
+    except ValueError as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return 2
     config = Config(
         host=args.host,
         port=args.port,
@@ -87,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
         rate_limit=args.rate_limit,
         rate_burst=2 * args.rate_limit,
         log_level=args.log_level,
+        limits=limits,
+        exempt=tuple(args.exempt),
     )
     try:
         listening = listen(args.host, args.port)  # before anything is announced or opened
@@ -95,6 +129,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"{PROG}: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
         return 1
     logs.setup(args.log_level)
+    logs.redact_server_logs()
+    _raise_open_file_limit()
     try:
         store = Store(config.database_url())
         store.migrate()  # here, so that a bad --db or --data is one line, not a traceback
@@ -113,14 +149,34 @@ def run(args: argparse.Namespace) -> int:
             host=args.host,
             port=args.port,
             ws_max_size=WS_HARD_LIMIT,
+            # No permessage-deflate: compressing every frame was ~40% of the server's CPU per
+            # action (docs/benchmarks.md); a table's frames are a few KiB per second per player.
+            ws_per_message_deflate=False,
             log_level=args.log_level,
             log_config=None,  # uvicorn's own lines go through logs.setup's JSON handler
             access_log=False,
             lifespan="on",
+            proxy_headers=args.trust_proxy is not None,
+            forwarded_allow_ips=args.trust_proxy,
         )
     )
     server.run(sockets=[listening])
     return 0 if server.started else 1
+
+
+def _raise_open_file_limit() -> None:
+    """Let the server hold as many sockets as the system allows it (the soft limit is often 1,024,
+    where a flood of connections would leave no file for new players or /healthz)."""
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+        if hard == resource.RLIM_INFINITY or soft < hard:
+            resource.setrlimit(
+                resource.RLIMIT_NOFILE, (hard if hard != resource.RLIM_INFINITY else 65536, hard)
+            )
+    except (ImportError, ValueError, OSError):
+        pass
 
 
 def listen(host: str, port: int) -> socket.socket:

@@ -26,8 +26,9 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "verify",
         help="check that a game's deal matches its published commitment",
-        description="Check a server game record: its deck hashed with the revealed salt must give the "
-        "SHA-256 commitment published before the first action, and the record must replay.",
+        description="Check a server game record: its deal and seating must hash to the SHA-256 "
+        "commitment published before the first action, its actions must be the sealed ones, and the "
+        "record must replay (docs/protocol.md, Fair deal).",
     )
     parser.add_argument(
         "file", metavar="RECORD_FILE", help="a record downloaded from the server; '-' for stdin"
@@ -66,6 +67,9 @@ def run(args: argparse.Namespace) -> int:
         return 1
     except ValueError as error:
         print(f"{PROG}: {args.file} is not JSON: {one_line(str(error))}", file=sys.stderr)
+        return 1
+    except RecursionError:
+        print(f"{PROG}: {args.file} is not JSON this can read: it is nested too deeply", file=sys.stderr)
         return 1
     try:
         print(verify(record, args.commitment))

@@ -1,1 +1,1 @@
-"""The online game server (``niugui serve``): protocol models, table runtime, store, HTTP/WebSocket app."""
+"""The online game server (``niugui serve``): protocol models, tables, event writer, store, the app."""

@@ -1,9 +1,90 @@
-"""Server configuration: where the data lives and the knobs tests turn (timers, grace, rate limit)."""
+"""Server configuration: where the data lives and the knobs tests turn (timers, grace, rate limit),
+and the fair-use limits (docs/security.md), each settable with ``niugui serve --limit NAME=VALUE``."""
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
+
+
+@dataclass
+class Limits:
+    """What one account or one address may use. Rates are per second unless the name says otherwise;
+    a bucket's burst is what may be spent at once before the rate applies. 0 disables a cap."""
+
+    http_rate: float = 20.0
+    """HTTP requests per second per address ..."""
+    http_burst: float = 120.0
+    """... with this burst (the page itself is about 20 files)."""
+    http_account_rate: float = 10.0
+    """HTTP requests per second per session token ..."""
+    http_account_burst: float = 60.0
+    account_rate: float = 40.0
+    """WebSocket messages per second per account, over all its connections ..."""
+    account_burst: float = 80.0
+    address_rate: float = 200.0
+    """WebSocket messages per second per address ..."""
+    address_burst: float = 400.0
+    connections_per_account: int = 16
+    """Open WebSockets per account."""
+    connections_per_address: int = 256
+    """Open WebSockets per address (counted from the handshake, before authentication)."""
+    auth_seconds: float = 10.0
+    """A new WebSocket must authenticate (its first message) within this time."""
+    send_queue_bytes: int = 2 * 1024 * 1024
+    """Characters of frames waiting for a slow reader before it is disconnected."""
+    guests_per_address_hour: float = 60.0
+    """New guest accounts per address per hour (the whole hour's worth may be spent at once)."""
+    logins_per_address_minute: float = 20.0
+    """Login and register attempts per address per minute."""
+    login_failures_per_account_hour: float = 10.0
+    """Failed logins per username per hour (then refused until the bucket refills)."""
+    hash_workers: int = 1
+    """Threads that hash passwords (argon2, 64 MiB each): never the game's threads."""
+    hash_queue: int = 16
+    """Password hashes waiting at most; beyond, login/register answer 503 at once."""
+    tables_per_account_hour: float = 30.0
+    """Tables one account may create per hour (finished ones count too)."""
+    tables_per_address_hour: float = 120.0
+    search_tables_per_account: int = 1
+    """Unfinished tables with ``bot_level: search`` (the costly bot) one account may hold."""
+    search_tables_per_address: int = 2
+    code_guesses_per_minute: float = 10.0
+    """Failed ``watch``/``sit`` (a wrong join code or table) per account per minute ..."""
+    code_guesses_per_address_minute: float = 60.0
+    """... and per address."""
+    lobby_seconds: float = 1.0
+    """How long one serialization of a lobby page is shared by every asker."""
+    lobby_page: int = 100
+    """Most tables in one lobby page."""
+    finished_table_seconds: float = 600.0
+    """A finished table is dropped from memory this long after its last event (its games stay)."""
+    idle_table_seconds: float = 1800.0
+    """A table not in play with nobody seated or watching is closed after this long."""
+    session_days: float = 30.0
+    """A session token expires this long after it was last used."""
+
+    def set(self, assignment: str) -> None:
+        """Apply ``NAME=VALUE`` (``niugui serve --limit``); ValueError names what is wrong.
+
+        >>> limits = Limits()
+        >>> limits.set("connections_per_account=4"); limits.connections_per_account
+        4
+        """
+        name, sep, value = assignment.partition("=")
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        if not sep or name not in fields:
+            raise ValueError(f"not a limit: {assignment!r}; the limits are {', '.join(fields)}")
+        kind = int if fields[name].type in (int, "int") else float
+        try:
+            number = kind(value)
+        except ValueError:
+            wanted = "an integer" if kind is int else "a number"
+            raise ValueError(f"{name} needs {wanted}, not {value!r}") from None
+        if number < 0:
+            raise ValueError(f"{name} must not be negative")
+        setattr(self, name, number)
 
 
 @dataclass
@@ -28,6 +109,9 @@ class Config:
     bot_budget: float = 2.0
     """Seconds a bot may think before its move is replaced by a safe fallback."""
     log_level: str = "info"
+    limits: Limits = field(default_factory=Limits)
+    exempt: tuple[str, ...] = ()
+    """Networks (CIDR) that per-address limits do not apply to, e.g. a load generator's 127.0.0.1."""
     static_dir: Path | None = None
     """The web page; default: the package's ``niugui/web/static``."""
 

@@ -1,33 +1,53 @@
-"""The hub: every table in memory, rebuilt from the store at startup, and the routing of client requests."""
+"""The hub: every table in memory (rebuilt from the store at startup), who is connected, and the routing
+of each client request to its table. The tables do the rest (:mod:`niugui.server.tables`)."""
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import secrets
-from typing import Any
+from collections.abc import Callable, Iterator
 
 from . import logs
 from .config import Config
 from .metrics import Metrics
 from .protocol import (
+    EVENT_ADAPTER,
     Autoplay,
     CreateTable,
+    EvDeal,
     FillBots,
     Leave,
     ListTables,
+    LobbyData,
     Message,
     Pass,
     Ping,
     Play,
     Ready,
+    SeatRef,
     Sit,
     Stand,
     TableSettings,
+    TableSummary,
     UpdateSettings,
     Watch,
 )
-from .runtime import Client, Fault, TableRuntime
 from .store import Store
+from .tables import (
+    Answer,
+    Client,
+    Deal,
+    ExecutorBots,
+    Fault,
+    Reply,
+    Sent,
+    Services,
+    Stored,
+    Table,
+    TableState,
+    reduce,
+)
+from .writer import Writer
 
 MAX_OPEN_TABLES = 20
 """Unfinished tables one account may have created (so nobody can fill the server with tables)."""
@@ -39,18 +59,24 @@ def _short_id(length: int) -> str:
 
 
 class Hub:
-    def __init__(self, store: Store, config: Config, metrics: Metrics) -> None:
+    def __init__(
+        self, store: Store, config: Config, metrics: Metrics, services: Services | None = None
+    ) -> None:
+        """``services``: by default a writer thread, the running event loop's timers and thread pool."""
         self.store = store
         self.config = config
         self.metrics = metrics
-        self.tables: dict[str, TableRuntime] = {}
+        if services is None:
+            loop = asyncio.get_running_loop()
+            services = Services(Writer(store, loop), loop, ExecutorBots(loop), older=stored_events(store))
+        self.services = services
+        self.tables: dict[str, Table] = {}
         self.clients: dict[Client, set[str]] = {}  # connection -> tables it is subscribed to
-        self._reloading: set[str] = set()  # tables being reloaded (a failed write then must not recurse)
 
-    # ---- startup ---------------------------------------------------------------------------------
+    # ---- startup and shutdown ---------------------------------------------------------------------------
 
     def restore(self) -> None:
-        """Rebuild every unfinished table by replaying its stored events; re-arm timers."""
+        """Rebuild every unfinished table from its stored events; the tables go on from there."""
         for table_id in self.store.table_ids():
             table = self._rebuild(table_id)
             self.tables[table_id] = table
@@ -58,168 +84,240 @@ class Hub:
         self.metrics.tables.set(len(self.tables))
         logs.info("tables restored", tables=len(self.tables))
 
-    def _rebuild(self, table_id: str) -> TableRuntime:
+    def close(self) -> None:
+        """Stop every table's timers and store what waits to be stored."""
+        for table in self.tables.values():
+            table.clock.stop()
+        self.services.writer.close()
+
+    def _rebuild(self, table_id: str) -> Table:
         row = self.store.table_row(table_id)
         assert row is not None
+        deals = {
+            g.id: Deal(g.game_no, g.first_drawer, tuple(g.deck), g.salt, g.commitment, g.meta)
+            for g in self.store.games_of(table_id)
+        }
+        state = TableState(table_id, creator=row["creator"], code=row["code"])
         events = self.store.events(table_id)
-        first = events[0].payload
-        table = self._new_runtime(
-            table_id, row["creator"], row["code"], TableSettings.model_validate(first["settings"])
-        )
-        table.restoring = True
         for stored in events:
-            table.reduce(stored.seq, stored.created_at, stored.payload)
-        return table
-
-    def _new_runtime(
-        self, table_id: str, creator: str, code: str | None, settings: TableSettings
-    ) -> TableRuntime:
-        table = TableRuntime(
-            id=table_id,
-            creator=creator,
-            code=code,
-            settings=settings,
-            store=self.store,
-            config=self.config,
-            metrics=self.metrics,
+            event = EVENT_ADAPTER.validate_json(stored.payload)
+            deal = deals[event.game_id] if isinstance(event, EvDeal) else None
+            reduce(state, Stored(stored.seq, stored.created_at, event, deal))
+        table = self._new_table(state)
+        table.fanout.recent.extend(
+            Sent(e.seq, e.created_at, e.payload) for e in events[-self.config.replay_limit :]
         )
-        table.on_reload = self._reload
         return table
 
-    def _reload(self, broken: TableRuntime) -> None:
-        """After a failed write: drop the in-memory table and rebuild it from what was stored."""
-        broken.cancel_timer()
-        if broken.id in self._reloading:
+    def _new_table(self, state: TableState) -> Table:
+        return Table(state, self.services, self.config, self.metrics, on_failure=self._reload)
+
+    def _reload(self, broken: Table) -> None:
+        """After a failed write: replace the table by one rebuilt from what was stored, and go on
+        (finishing a game whose end was not stored) — unless it failed again straight away."""
+        broken.close()
+        if self.tables.get(broken.id) is not broken:
+            return
+        if self.store.table_row(broken.id) is None:  # its creation was never stored
+            del self.tables[broken.id]
             return
         try:
             table = self._rebuild(broken.id)
         except Exception:
             logs.exception("could not reload the table", table=broken.id)
             return
-        table.subscribers = broken.subscribers
+        table.fanout.subscribers = broken.fanout.subscribers
+        table.fresh = True
         self.tables[broken.id] = table
-        table.restoring = False
-        for client in list(table.subscribers):
-            seat = table.seat_of(client.account_id)
-            client.send(
-                {
-                    "type": "snapshot",
-                    "table": table.id,
-                    "seq": table.seq,
-                    "view": table.view(seat, history=True),
-                    "state": table.state(seat),
-                }
-            )
-        self._reloading.add(table.id)
-        try:
-            with contextlib.suppress(Fault):
-                table.carry_on()
-        finally:
-            self._reloading.discard(table.id)
+        state = table.state
+        for client in list(table.fanout.subscribers):
+            client.send(table.fanout.snapshot(state, state.seat_of(client.account_id)))
+        if not broken.fresh:
+            table.carry_on()
 
     # ---- connections -----------------------------------------------------------------------------
 
-    def connect(self, client: Client) -> dict[str, Any]:
+    def connect(self, client: Client) -> list[SeatRef]:
+        """A new connection: the tables where its account holds a seat."""
         self.clients[client] = set()
         seats = []
         for table in self.tables.values():
-            seat = table.seat_of(client.account_id)
+            seat = table.state.seat_of(client.account_id)
             if seat is not None:
-                seats.append({"table": table.id, "seat": seat})
-        return {"seats": seats}
+                seats.append(SeatRef(table=table.id, seat=seat))
+        return seats
 
     def disconnect(self, client: Client) -> None:
         for table_id in self.clients.pop(client, set()):
             table = self.tables.get(table_id)
             if table is not None:
-                with contextlib.suppress(Fault):
-                    table.unsubscribe(client)
+                table.unsubscribe(client)
 
     # ---- requests --------------------------------------------------------------------------------
 
-    def handle(self, client: Client, message: Message) -> dict[str, Any]:
-        """Carry out a request; the ack's fields (``seq``, ``data``). Raises :class:`Fault`."""
+    def handle(self, client: Client, message: Message, reply: Reply) -> None:
+        """Carry out a request; ``reply`` is called once, now or when its events are stored."""
+        try:
+            self._route(client, message, reply)
+        except Fault as fault:
+            reply(fault)
+
+    def _route(self, client: Client, message: Message, reply: Reply) -> None:
         if isinstance(message, Ping):
-            return {}
+            reply(Answer())
+            return
         if isinstance(message, ListTables):
-            return {"data": {"tables": self.lobby(client.account_id)}}
+            reply(Answer(data=LobbyData(tables=self.lobby(client.account_id))))
+            return
         if isinstance(message, CreateTable):
-            table = self.create_table(client, message.settings)
-            self._subscribe(client, table, None)
-            return {"seq": table.seq, "data": {"table": table.summary(client.account_id)}}
-        table = self._table(getattr(message, "table"))  # noqa: B009 - every other message names a table
+            self.create_table(client, message.settings, reply)
+            return
+        table_ref: str = getattr(message, "table")  # noqa: B009 - every other message names a table
+        # Only watch and sit, which check the code, may name a table by its join code; to anyone else
+        # a private table answers every other request as if it did not exist (no oracle for codes).
+        table = self._table(table_ref, by_code=isinstance(message, Watch | Sit))
+        if not isinstance(message, Watch | Sit) and not self._member(client, table):
+            raise Fault("not_found", f"no table {table_ref!r}, or not with that join code")
+        # a table named by its join code alone was named with its code
+        named = table_ref if table.state.code is not None and table_ref == table.state.code else None
         if isinstance(message, Watch):
-            self._check_code(client, table, message.code)
-            self._subscribe(client, table, message.last_seq)
-            return {"seq": table.seq, "data": {"seat": table.seat_of(client.account_id)}}
-        if isinstance(message, Sit):
-            self._check_code(client, table, message.code)
+            self._check_code(client, table, message.code or named)
             self.clients.setdefault(client, set()).add(table.id)
-            seat = table.sit(client, message.seat)
-            return {"seq": table.seq, "data": {"seat": seat}}
-        if isinstance(message, Stand):
-            table.stand(client)
+            table.subscribe(client, message.last_seq, reply)
+        elif isinstance(message, Sit):
+            self._check_code(client, table, message.code or named)
+            self.clients.setdefault(client, set()).add(table.id)
+            table.sit(client, message.seat, reply)
+        elif isinstance(message, Stand):
+            table.stand(client, reply)
         elif isinstance(message, Leave):
-            if table.seat_of(client.account_id) is not None:
-                table.stand(client)
-            table.unsubscribe(client)
             self.clients.get(client, set()).discard(table.id)
+            table.leave(client, reply)
         elif isinstance(message, Ready):
-            table.ready(client)
+            table.ready(client, reply)
         elif isinstance(message, Play):
-            table.act(client, list(message.cards))
+            table.act(client, message.cards, reply)
         elif isinstance(message, Pass):
-            table.act(client, None)
+            table.act(client, None, reply)
         elif isinstance(message, Autoplay):
-            table.set_autoplay(client, message.on)
+            table.set_autoplay(client, message.on, reply)
         elif isinstance(message, FillBots):
-            table.fill_bots(client)
+            table.fill_bots(client, reply)
         elif isinstance(message, UpdateSettings):
-            table.update_settings(client, message.settings)
+            table.update_settings(client, message.settings, reply)
         else:  # pragma: no cover - the protocol models and this list change together
             raise Fault("unknown_type", f"no handler for {type(message).__name__}")
-        return {"seq": table.seq}
 
-    def lobby(self, account_id: str | None = None) -> list[dict[str, Any]]:
+    def lobby(self, account_id: str | None = None) -> list[TableSummary]:
         return [
-            t.summary(account_id)
+            t.fanout.summary(t.state, account_id)
             for t in self.tables.values()
-            if not t.settings.private and t.status != "finished"
+            if not t.state.settings.private and t.state.status != "finished"
         ]
 
-    def create_table(self, client: Client, settings: TableSettings) -> TableRuntime:
+    def create_table(self, client: Client, settings: TableSettings, reply: Reply) -> Table:
+        """A new table; the creator is subscribed to it (not seated). Ack data: the table's summary."""
+        account = client.account_id
         mine = sum(
-            1 for t in self.tables.values() if t.creator == client.account_id and t.status != "finished"
+            1 for t in self.tables.values() if t.state.creator == account and t.state.status != "finished"
         )
         if mine >= MAX_OPEN_TABLES:
             raise Fault("forbidden", f"you already have {mine} open tables; use one of them")
         table_id = _short_id(8)
         code = _short_id(6) if settings.private else None
-        table = self._new_runtime(table_id, client.account_id, code, settings)
-        event = {"kind": "table_created", "settings": settings.model_dump(), "creator": client.account_id}
-        self.store.create_table(table_id, client.account_id, code, event)
-        table.reduce(1, logs.now(), event)
+        table = self._new_table(TableState(table_id, creator=account, code=code, settings=settings))
         self.tables[table_id] = table
         self.metrics.tables.set(len(self.tables))
-        logs.info("table created", table=table_id, private=settings.private)
+
+        def created(answer: Answer | BaseException) -> None:
+            if isinstance(answer, BaseException):
+                reply(answer)
+                return
+            logs.info("table created", table=table_id, private=settings.private)
+            self.clients.setdefault(client, set()).add(table_id)
+            table.subscribe(client, None, _with_data(reply, lambda: table.summary(account)))
+
+        table.create(settings, created)
         return table
 
-    def _table(self, table_id: str) -> TableRuntime:
+    def _table(self, table_id: str, by_code: bool = False) -> Table:
         table = self.tables.get(table_id)
-        if table is None:  # a private table may be named by its join code alone ("join by code")
-            table = next((t for t in self.tables.values() if t.code is not None and t.code == table_id), None)
+        if table is None and by_code:  # a private table may be named by its join code ("join by code")
+            table = next(
+                (t for t in self.tables.values() if t.state.code is not None and t.state.code == table_id),
+                None,
+            )
         if table is None:
-            raise Fault("not_found", f"no table {table_id!r}")
+            raise Fault("not_found", f"no table {table_id!r}, or not with that join code")
         return table
 
-    def _check_code(self, client: Client, table: TableRuntime, code: str | None) -> None:
-        if not table.settings.private or client.account_id == table.creator:
-            return
-        if table.seat_of(client.account_id) is not None:
-            return
-        if code is None or not secrets.compare_digest(code, table.code or ""):
-            raise Fault("not_found", f"no table {table.id!r} with that join code")
+    def _member(self, client: Client, table: Table) -> bool:
+        """Public table, or its creator, a seated player, or a subscriber who gave the code."""
+        state = table.state
+        return (
+            not state.settings.private
+            or client.account_id == state.creator
+            or state.seat_of(client.account_id) is not None
+            or table.id in self.clients.get(client, ())
+        )
 
-    def _subscribe(self, client: Client, table: TableRuntime, last_seq: int | None) -> None:
-        self.clients.setdefault(client, set()).add(table.id)
-        table.subscribe(client, last_seq)
+    def _check_code(self, client: Client, table: Table, code: str | None) -> None:
+        state = table.state
+        if not state.settings.private or client.account_id == state.creator:
+            return
+        if state.seat_of(client.account_id) is not None:
+            return
+        if code is None or not secrets.compare_digest(code, state.code or ""):
+            raise Fault("not_found", f"no table {table.id!r}, or not with that join code")
+
+    # ---- hooks of the transport's fair-use limits and expiry (niugui/server/app.py, expiry.py) ---------
+
+    def open_tables(self) -> Iterator[tuple[str, str, str]]:
+        """(table id, creator, bot level) of every table in memory that is not finished."""
+        for t in self.tables.values():
+            if t.state.status != "finished":
+                yield t.id, t.state.creator, t.state.settings.bot_level
+
+    def activity(self) -> Iterator[tuple[str, str, float, int]]:
+        """(table id, status, time of its last event, connections subscribed) of every table."""
+        for t in list(self.tables.values()):
+            yield t.id, t.state.status, t.state.time, len(t.fanout.subscribers)
+
+    def close_abandoned(self, table_id: str) -> None:
+        """End an abandoned table (not in play): it is ``finished``, so not rebuilt at a restart."""
+        table = self.tables[table_id]
+        if table.state.status not in ("waiting", "between"):
+            raise Fault("bad_state", f"the table is {table.state.status}")
+        table.finish()
+
+    def forget(self, table_id: str) -> None:
+        """Drop a table from memory (its events, games and ledger stay in the store)."""
+        table = self.tables.pop(table_id, None)
+        if table is None:
+            return
+        table.close()
+        for client in list(table.fanout.subscribers):
+            self.clients.get(client, set()).discard(table_id)
+        table.fanout.subscribers.clear()
+        self.metrics.tables.set(len(self.tables))
+
+
+def stored_events(store: Store) -> Callable[[str, int], list[Sent]]:
+    """Reads a table's stored events after a seq, as they were sent (for reconnects)."""
+
+    def older(table_id: str, after: int) -> list[Sent]:
+        return [Sent(e.seq, e.created_at, e.payload) for e in store.events(table_id, after)]
+
+    return older
+
+
+def _with_data(reply: Reply, data: Callable[[], object]) -> Reply:
+    """``reply``, its answer's data replaced by ``data()`` when it succeeds."""
+
+    def answer(outcome: Answer | BaseException) -> None:
+        if isinstance(outcome, BaseException):
+            reply(outcome)
+        else:
+            reply(Answer(outcome.seq, data()))  # type: ignore[arg-type]
+
+    return answer

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import sys
 import time
 from typing import Any
@@ -42,6 +43,37 @@ def setup(level: str = "info") -> None:
         logger.propagate = False
 
 
+_SECRET = re.compile(r"(?i)\b(token|code|ticket|password)=[^&\s\"']*")
+
+
+def redact(text: str) -> str:
+    """``text`` with the values of secret-looking query parameters hidden.
+
+    >>> redact('127.0.0.1:5 - "WebSocket /ws?token=abc&x=1" [accepted]')
+    '127.0.0.1:5 - "WebSocket /ws?token=…&x=1" [accepted]'
+    """
+    return _SECRET.sub(lambda m: f"{m.group(1)}=…", text)
+
+
+class Redact(logging.Filter):
+    """Rewrites every record so that no token (e.g. in a URL uvicorn logs) reaches a log line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        cleaned = redact(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, None
+        return True
+
+
+def redact_server_logs() -> None:
+    """Install :class:`Redact` on uvicorn's loggers (the only ones that print request paths)."""
+    for name in ("uvicorn", "uvicorn.error", "uvicorn.access"):
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, Redact) for f in logger.filters):
+            logger.addFilter(Redact())
+
+
 def info(message: str, **fields: Any) -> None:
     log.info(message, extra={"fields": fields})
 
@@ -52,6 +84,11 @@ def warning(message: str, **fields: Any) -> None:
 
 def exception(message: str, **fields: Any) -> None:
     log.exception(message, extra={"fields": fields})
+
+
+def failure(message: str, error: BaseException, **fields: Any) -> None:
+    """Log ``error`` (raised elsewhere, e.g. in the event writer's thread) with its traceback."""
+    log.error(message, exc_info=error, extra={"fields": fields})
 
 
 def now() -> float:

@@ -161,48 +161,33 @@ class Queue:
 
 
 def _complete(first: Ticket, others: Iterable[Ticket]) -> tuple[list[Ticket], Preferences] | None:
-    """Three partners for ``first``.
+    """Three partners for ``first``: of the compatible fours, the one with the fewest pairs who have
+    just played together, and among those the earliest arrivals (``others`` is in arrival order) — so
+    recent partners meet again only when no four without them can be formed.
 
-    Greedy: each next seat goes to the compatible candidate who has just played with the fewest of
-    those already chosen, the earliest arrival among equals — so recent partners meet again only
-    when nobody else can complete the four. If the greedy choice leaves no compatible fourth, any
-    compatible completion in order of arrival is taken.
+    A depth-first search in arrival order that stops at the first four with no such pair.
     """
     candidates = list(others)
-    group, prefs = [first], first.preferences
-    while len(group) < SEATS:
-        best: tuple[int, int, Ticket, Preferences] | None = None
-        for order, candidate in enumerate(candidates):
-            if candidate in group:
-                continue
+    best: tuple[int, list[Ticket], Preferences] | None = None
+
+    def search(group: list[Ticket], prefs: Preferences, met: int, start: int) -> None:
+        nonlocal best
+        if best is not None and met >= best[0]:
+            return  # no better than the four already found (an earlier one wins a tie)
+        if len(group) == SEATS:
+            best = (met, group, prefs)
+            return
+        for index in range(start, len(candidates)):
+            candidate = candidates[index]
             merged = prefs.merge(candidate.preferences)
-            if merged is None:
-                continue
-            met = sum(1 for g in group if _met(g, candidate))
-            if best is None or (met, order) < best[:2]:
-                best = (met, order, candidate, merged)
-        if best is None:
-            return _any_completion([first], first.preferences, candidates)
-        group.append(best[2])
-        prefs = best[3]
-    return group, prefs
+            if merged is not None:
+                search([*group, candidate], merged, met + sum(_met(g, candidate) for g in group), index + 1)
+                if best is not None and best[0] == 0:
+                    return
+
+    search([first], first.preferences, 0, 0)
+    return None if best is None else (best[1], best[2])
 
 
 def _met(a: Ticket, b: Ticket) -> bool:
     return b.account_id in a.recent or a.account_id in b.recent
-
-
-def _any_completion(
-    group: list[Ticket], prefs: Preferences, candidates: list[Ticket]
-) -> tuple[list[Ticket], Preferences] | None:
-    """Depth-first: the earliest candidates (in arrival order) that complete a compatible four."""
-    if len(group) == SEATS:
-        return group, prefs
-    for index, candidate in enumerate(candidates):
-        merged = prefs.merge(candidate.preferences)
-        if merged is None:
-            continue
-        found = _any_completion([*group, candidate], merged, candidates[index + 1 :])
-        if found is not None:
-            return found
-    return None

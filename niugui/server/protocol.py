@@ -17,17 +17,46 @@ import json
 import sys
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic_core import to_json
 
-PROTOCOL_VERSION = 1
+from niugui.game import SeatView
+
+PROTOCOL_VERSION = 2
+"""2: a connection authenticates with its first message (``auth``), not a token in the URL; a play
+event names its cards ``play`` (as views and records do) and no longer repeats the combination's kind
+(the view sent with it has it); ``welcome.seats`` and ``ack.data`` are typed."""
 MAX_FRAME_BYTES = 16 * 1024
 """Frames larger than this are refused (``error`` with code ``frame_too_large``)."""
 
-ClientId = Annotated[str, Field(min_length=1, max_length=64, description="the client's id for this request")]
-TableId = Annotated[str, Field(min_length=1, max_length=32, description="a table's id")]
+
+def _no_lone_surrogates(text: str) -> str:
+    """Refuse text that is not Unicode (a lone UTF-16 surrogate, e.g. from ``"\\ud800"``).
+
+    >>> _no_lone_surrogates("牛鬼 ok")
+    '牛鬼 ok'
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError("not valid Unicode text (a lone surrogate)") from None
+    return text
+
+
+Text = Annotated[str, AfterValidator(_no_lone_surrogates)]
+"""A string in a request: strict (never coerced from a number) and valid Unicode."""
+ClientId = Annotated[Text, Field(min_length=1, max_length=64, description="the client's id for this request")]
+TableId = Annotated[Text, Field(min_length=1, max_length=32, description="a table's id")]
 Seat = Annotated[int, Field(ge=0, le=3, description="a seat 0..3; play goes 0→1→2→3→0 (R7)")]
-CardCode = Annotated[str, Field(min_length=1, max_length=8, description="a card code of R6, e.g. S3, HT, BJ")]
+CardCode = Annotated[
+    Text, Field(min_length=1, max_length=8, description="a card code of R6, e.g. S3, HT, BJ")
+]
 BotLevel = Literal["random", "basic", "expert", "search"]
+By = Literal["player", "bot", "autoplay", "timeout"]
+LeaveReason = Literal["left", "grace"]
+"""Why a seat is left: its player stood up (``left``), or was away past the grace period (``grace``)."""
+FirstDrawerBy = Literal["flip", "previous_first"]
+TableStatus = Literal["waiting", "playing", "between", "finished"]
 
 ErrorCode = Literal[
     "bad_json",  # the frame is not valid JSON, or not a JSON object
@@ -53,31 +82,56 @@ class Message(BaseModel):
 # ---- client → server --------------------------------------------------------------------------
 
 
-class TableSettings(Message):
+class Request(Message):
+    """A client's message or request body: unknown fields refused, and no coercion (``"20"`` is not
+    a number, ``true`` is not a seat)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class TableSettings(Request):
     """A table's settings, chosen by its creator (changeable between games)."""
 
-    name: str = Field("", max_length=40, description="shown in the lobby")
+    name: Text = Field("", max_length=40, description="shown in the lobby")
     private: bool = Field(False, description="private tables are not listed; joining needs the code")
     turn_seconds: float = Field(20.0, ge=0.5, le=600, description="turn timer; on expiry 托管 plays")
     bot_level: BotLevel = Field("expert", description="the bot that fills empty seats")
     games: int | None = Field(None, ge=1, le=1000, description="games to play; null: endless")
 
 
-class Ping(Message):
+class Auth(Request):
+    """The first message on a connection: your session token (never in the URL, where logs and
+    proxies keep it). Answered by ``welcome``, or by an ``error`` (``forbidden``) and close 4401."""
+
+    type: Literal["auth"]
+    id: ClientId
+    token: Text = Field(min_length=1, max_length=128)
+
+
+class Ping(Request):
     """Check the connection; answered by an ack."""
 
     type: Literal["ping"]
     id: ClientId
 
 
-class ListTables(Message):
-    """The lobby: ack data ``{"tables": [TableSummary...]}`` (public tables not finished)."""
+LobbyStatus = Literal["waiting", "playing", "between"]
+
+
+class ListTables(Request):
+    """The lobby, a page at a time: ack data ``{"tables": [TableSummary...], "total", "offset",
+    "limit"}`` — public tables not finished that match every filter given, ``total`` of them."""
 
     type: Literal["list_tables"]
     id: ClientId
+    offset: int = Field(0, ge=0, le=1_000_000)
+    limit: int = Field(50, ge=1, le=100)
+    status: LobbyStatus | None = None
+    free_seats: int | None = Field(None, ge=0, le=4, description="at least this many empty seats")
+    bot_level: BotLevel | None = None
 
 
-class CreateTable(Message):
+class CreateTable(Request):
     """Create a table; ack data ``{"table": TableSummary}`` (with ``code`` for a private table).
     The creator is subscribed to the table (as with ``watch``) but does not sit."""
 
@@ -86,7 +140,7 @@ class CreateTable(Message):
     settings: TableSettings = TableSettings()
 
 
-class Watch(Message):
+class Watch(Request):
     """Subscribe to a table's events (as a spectator, or in your own seat if you hold one).
 
     Reconnecting: send ``last_seq``, the last event seq you saw; the server replays the events
@@ -97,11 +151,11 @@ class Watch(Message):
     type: Literal["watch"]
     id: ClientId
     table: TableId
-    code: str | None = Field(None, max_length=16, description="join code of a private table")
+    code: Text | None = Field(None, max_length=16, description="join code of a private table")
     last_seq: int | None = Field(None, ge=0)
 
 
-class Sit(Message):
+class Sit(Request):
     """Take a seat (a free one when ``seat`` is null). Also subscribes you to the table.
     When four seats are taken and every human is ready the game starts (sitting makes you ready)."""
 
@@ -109,10 +163,10 @@ class Sit(Message):
     id: ClientId
     table: TableId
     seat: Seat | None = None
-    code: str | None = Field(None, max_length=16)
+    code: Text | None = Field(None, max_length=16)
 
 
-class Stand(Message):
+class Stand(Request):
     """Give up your seat. During a game, while you still hold cards, this is an escape (R35, −9)."""
 
     type: Literal["stand"]
@@ -120,7 +174,7 @@ class Stand(Message):
     table: TableId
 
 
-class Leave(Message):
+class Leave(Request):
     """Stand (if seated; see ``stand``) and stop receiving the table's events."""
 
     type: Literal["leave"]
@@ -128,7 +182,7 @@ class Leave(Message):
     table: TableId
 
 
-class Ready(Message):
+class Ready(Request):
     """Ready for the next game; it starts when all four seats are taken and every human is ready."""
 
     type: Literal["ready"]
@@ -136,7 +190,7 @@ class Ready(Message):
     table: TableId
 
 
-class Play(Message):
+class Play(Request):
     """Play cards (出牌) in your seat; refused with the rule it breaks (``illegal_move``)."""
 
     type: Literal["play"]
@@ -145,7 +199,7 @@ class Play(Message):
     cards: list[CardCode] = Field(min_length=1, max_length=14)
 
 
-class Pass(Message):
+class Pass(Request):
     """Pass (过门); not allowed on a free lead (R27)."""
 
     type: Literal["pass"]
@@ -153,7 +207,7 @@ class Pass(Message):
     table: TableId
 
 
-class Autoplay(Message):
+class Autoplay(Request):
     """Turn 托管 on or off for your seat (any action of yours also turns it off)."""
 
     type: Literal["autoplay"]
@@ -162,7 +216,7 @@ class Autoplay(Message):
     on: bool
 
 
-class FillBots(Message):
+class FillBots(Request):
     """Creator only: bots (of the table's ``bot_level``) take every empty seat."""
 
     type: Literal["fill_bots"]
@@ -170,7 +224,7 @@ class FillBots(Message):
     table: TableId
 
 
-class UpdateSettings(Message):
+class UpdateSettings(Request):
     """Creator only, not during a game: replace the table's settings."""
 
     type: Literal["update_settings"]
@@ -180,7 +234,8 @@ class UpdateSettings(Message):
 
 
 ClientMessage = Annotated[
-    Ping
+    Auth
+    | Ping
     | ListTables
     | CreateTable
     | Watch
@@ -198,6 +253,7 @@ ClientMessage = Annotated[
 CLIENT_TYPES: dict[str, type[Message]] = {
     cls.model_fields["type"].annotation.__args__[0]: cls  # type: ignore[union-attr]
     for cls in (
+        Auth,
         Ping,
         ListTables,
         CreateTable,
@@ -252,7 +308,7 @@ class TableSummary(Message):
     name: str
     private: bool
     code: str | None = Field(None, description="join code; only shown to the table's creator and players")
-    status: Literal["waiting", "playing", "between", "finished"]
+    status: TableStatus
     seats: list[PlayerRef | None]
     spectators: int
     games_played: int
@@ -268,7 +324,7 @@ class TableState(Message):
     code: str | None
     creator: str
     settings: TableSettings
-    status: Literal["waiting", "playing", "between", "finished"]
+    status: TableStatus
     seats: list[SeatState]
     totals: list[int] = Field(description="running totals per seat (R36)")
     games_played: int
@@ -345,9 +401,6 @@ class Reveal(Message):
     deck: list[CardCode] = Field(description="the 54 cards in drawing order (R9)")
 
 
-By = Literal["player", "bot", "autoplay", "timeout"]
-
-
 class EvTableCreated(Message):
     kind: Literal["table_created"]
     settings: TableSettings
@@ -363,7 +416,7 @@ class EvSeatTaken(Message):
 class EvSeatLeft(Message):
     kind: Literal["seat_left"]
     seat: Seat
-    reason: Literal["left", "grace"]
+    reason: LeaveReason
 
 
 class EvSettings(Message):
@@ -388,15 +441,19 @@ class EvDeal(Message):
     game_no: int
     game_id: int
     first_drawer: Seat
-    first_drawer_by: Literal["flip", "previous_first"] = Field(description="R8")
-    commitment: str = Field(description="sha256 hex of salt:deck, published before the first action")
+    first_drawer_by: FirstDrawerBy = Field(description="R8")
+    commitment: str = Field(
+        description="SHA-256 (hex) of the statement of the deal and seating (Fair deal), before any action"
+    )
 
 
 class EvPlay(Message):
+    """A play: ``play`` lists its cards, spelled as in views (``trick``, ``current``, ``history``)
+    and records (``actions``); the view sent with the event names its combination (``kind``)."""
+
     kind: Literal["play"]
     seat: Seat
-    cards: list[CardCode]
-    combo: str
+    play: list[CardCode]
     by: By
 
 
@@ -409,7 +466,7 @@ class EvPass(Message):
 class EvEscape(Message):
     kind: Literal["escape"]
     seat: Seat
-    reason: Literal["left", "grace"]
+    reason: LeaveReason
 
 
 class EvAutoplay(Message):
@@ -439,7 +496,7 @@ class EvTableFinished(Message):
     totals: list[int]
 
 
-TableEvent = Annotated[
+AnyEvent = (
     EvTableCreated
     | EvSeatTaken
     | EvSeatLeft
@@ -453,9 +510,15 @@ TableEvent = Annotated[
     | EvAutoplay
     | EvPresence
     | EvGameOver
-    | EvTableFinished,
-    Field(discriminator="kind"),
-]
+    | EvTableFinished
+)
+"""Any table event (the models above)."""
+TableEvent = Annotated[AnyEvent, Field(discriminator="kind")]
+
+
+class SeatRef(Message):
+    table: TableId
+    seat: Seat
 
 
 class Welcome(Message):
@@ -464,16 +527,37 @@ class Welcome(Message):
     type: Literal["welcome"]
     protocol: int
     account: Account
-    seats: list[dict[str, Any]] = Field(description='[{"table": id, "seat": n}...]: rejoin with watch')
+    seats: list[SeatRef] = Field(description="the tables where you hold a seat: rejoin each with watch")
+
+
+class LobbyData(Message):
+    """What ``list_tables`` answers: one page of the lobby."""
+
+    tables: list[TableSummary]
+    total: int = Field(0, description="tables matching the filters, on every page")
+    offset: int = 0
+    limit: int = 50
+
+
+class TableData(Message):
+    """What ``create_table`` answers."""
+
+    table: TableSummary
+
+
+class SeatData(Message):
+    """What ``watch`` and ``sit`` answer: your seat at the table, or null."""
+
+    seat: Seat | None
 
 
 class Ack(Message):
-    """The request ``id`` succeeded. ``seq``: the last event it produced, if any."""
+    """The request ``id`` succeeded. ``seq``: the table's last event when it was done, if any."""
 
     type: Literal["ack"]
     id: str
     seq: int | None = None
-    data: dict[str, Any] | None = None
+    data: LobbyData | TableData | SeatData | None = None
 
 
 class Error(Message):
@@ -516,6 +600,100 @@ CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
+EVENT_ADAPTER: TypeAdapter[AnyEvent] = TypeAdapter(TableEvent)
+"""Reads a stored event (its JSON) back into its model."""
+
+
+# ---- frames: every server message as sent, built from the models above ------------------------------
+#
+# A table event goes to many recipients with a different view for each seat. So that nothing is
+# serialized twice, an event's frame is assembled from parts that the models serialized once each:
+# the event (once), the table state (once, without ``you``), and each seat's view (once per seat).
+# ``tests/server/test_protocol_frames.py`` checks that every assembled frame is exactly what the
+# message model serializes to.
+
+
+def event_json(event: AnyEvent) -> str:
+    """An event as stored and sent."""
+    return event.model_dump_json()
+
+
+def view_json(view: SeatView | None) -> str:
+    """A seat's view as sent: the engine's ``SeatView`` serialized as it is, keys and all (its shape
+    is :class:`GameView`'s, which ``tests/server/test_seat_view_shape.py`` checks; validating every
+    view again on the way out cost more than building it)."""
+    return "null" if view is None else to_json(view).decode()
+
+
+class StateJson:
+    """A table state serialized once; :meth:`for_seat` adds ``deadline`` (which changes with every
+    turn, so a table's state can be kept serialized between turns, see :meth:`at`) and each
+    recipient's ``you``.
+
+    >>> settings = TableSettings()
+    >>> state = TableState(id="t", name="", private=False, code=None, creator="a", settings=settings,
+    ...     status="waiting", seats=[], totals=[0, 0, 0, 0], games_played=0, game_no=0, game_id=None,
+    ...     deadline=None, commitment=None, flip=None, you=None)
+    >>> StateJson(state).at(12.5).for_seat(2)[-24:]
+    '"deadline":12.5,"you":2}'
+    """
+
+    __slots__ = ("_head", "_text", "deadline")
+
+    def __init__(self, state: TableState) -> None:
+        self._head = state.model_dump_json(exclude={"deadline", "you"})[:-1]
+        self.deadline = state.deadline
+        self._text: str | None = None
+
+    def at(self, deadline: float | None) -> StateJson:
+        """The same state with another ``deadline``."""
+        other = object.__new__(StateJson)
+        other._head, other.deadline, other._text = self._head, deadline, None
+        return other
+
+    def for_seat(self, you: int | None) -> str:
+        return f'{self._head},"deadline":{self._deadline()},"you":{"null" if you is None else you}}}'
+
+    def _deadline(self) -> str:
+        text = self._text
+        if text is None:
+            text = self._text = "null" if self.deadline is None else repr(self.deadline)
+        return text
+
+
+def event_frame(
+    table: str, seq: int, time: float | str, event: str, view: str, state: str, replay: bool = False
+) -> str:
+    """An :class:`Event` message from its serialized parts (see :func:`event_json`, :func:`view_json`,
+    :class:`StateJson`); ``time`` may come as its JSON text already (one ``repr`` per event)."""
+    name = json.dumps(table, ensure_ascii=False)
+    when = time if isinstance(time, str) else repr(time)
+    return (
+        f'{{"type":"event","table":{name},"seq":{seq},"time":{when},'
+        f'"replay":{"true" if replay else "false"},"event":{event},"view":{view},"state":{state}}}'
+    )
+
+
+def snapshot_frame(table: str, seq: int, view: str, state: str) -> str:
+    """A :class:`Snapshot` message from its serialized parts."""
+    name = json.dumps(table, ensure_ascii=False)
+    return f'{{"type":"snapshot","table":{name},"seq":{seq},"view":{view},"state":{state}}}'
+
+
+def ack_frame(
+    request_id: str, seq: int | None = None, data: LobbyData | TableData | SeatData | None = None
+) -> str:
+    return Ack(type="ack", id=request_id, seq=seq, data=data).model_dump_json()
+
+
+def error_frame(request_id: str | None, code: ErrorCode, message: str, rule: str | None = None) -> str:
+    return Error(type="error", id=request_id, code=code, rule=rule, message=message).model_dump_json()
+
+
+def welcome_frame(account: Account, seats: list[SeatRef]) -> str:
+    return Welcome(type="welcome", protocol=PROTOCOL_VERSION, account=account, seats=seats).model_dump_json()
+
+
 def parse_client_message(data: Any) -> Message:
     """Validate a decoded client frame; raises ``pydantic.ValidationError``."""
     message: Message = CLIENT_ADAPTER.validate_python(data)
@@ -525,23 +703,29 @@ def parse_client_message(data: Any) -> Message:
 # ---- HTTP bodies ------------------------------------------------------------------------------
 
 
-class GuestRequest(Message):
-    nickname: str = Field(min_length=1, max_length=24)
+class GuestRequest(Request):
+    nickname: Text = Field(min_length=1, max_length=24)
 
 
-class RegisterRequest(Message):
-    username: str = Field(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
-    password: str = Field(min_length=8, max_length=256)
-    nickname: str | None = Field(None, min_length=1, max_length=24)
+class RegisterRequest(Request):
+    username: Text = Field(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
+    password: Text = Field(min_length=8, max_length=256)
+    nickname: Text | None = Field(None, min_length=1, max_length=24)
 
 
-class LoginRequest(Message):
-    username: str = Field(min_length=1, max_length=32)
-    password: str = Field(min_length=1, max_length=256)
+class LoginRequest(Request):
+    username: Text = Field(min_length=1, max_length=32)
+    password: Text = Field(min_length=1, max_length=256)
+
+
+class LogoutRequest(Request):
+    everywhere: bool = Field(False, description="end every session of the account, not only this one")
 
 
 class SessionResponse(Message):
-    token: str = Field(description="send as ?token= on /ws, or Authorization: Bearer on HTTP")
+    token: str = Field(
+        description="send in the first message on /ws (auth), or Authorization: Bearer on HTTP"
+    )
     account: Account
 
 
@@ -606,6 +790,7 @@ def schemas_markdown() -> str:
                 "GuestRequest": GuestRequest.model_json_schema(),
                 "RegisterRequest": RegisterRequest.model_json_schema(),
                 "LoginRequest": LoginRequest.model_json_schema(),
+                "LogoutRequest": LogoutRequest.model_json_schema(),
                 "SessionResponse": SessionResponse.model_json_schema(),
                 "Replay": Replay.model_json_schema(by_alias=True),
                 "ReplayError": ReplayError.model_json_schema(),

@@ -32,14 +32,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from ..game import ActionEntry, Game, IllegalMove
 from ..record import RecordError, game_from_record
 from .protocol import FlipInfo, Replay, ReplayError, Reveal
-from .store import Store
+from .store import GameRow, Store
 
 MAX_RECORD_BYTES = 64 * 1024
 """The largest record ``POST /api/replay`` reads; a whole game with its meta is a few KiB."""
@@ -71,13 +71,21 @@ class ReplayProblem(Exception):
 
 
 def parse_record(body: bytes) -> Any:
-    """The JSON value of a request body (any JSON; the record checks come after)."""
+    """The JSON value of a request body (any JSON; the record checks come after).
+
+    Its strings must be Unicode text: JSON's escapes can spell a lone UTF-16 surrogate (``"\\ud800"``),
+    which no answer can carry back (UTF-8), so it is refused here.
+    """
     try:
-        return json.loads(body)
+        value = json.loads(body)
+        json.dumps(value, ensure_ascii=False).encode()
     except RecursionError:
         raise ReplayProblem("bad_json", "the JSON is nested too deeply") from None
+    except UnicodeEncodeError:
+        raise ReplayProblem("bad_json", "not Unicode text: a string holds a lone surrogate") from None
     except ValueError as error:  # JSONDecodeError, bad UTF-8, an integer too long to read
         raise ReplayProblem("bad_json", f"not valid JSON: {error}") from None
+    return value
 
 
 def replay_of_record(record: Any) -> dict[str, Any]:
@@ -179,8 +187,13 @@ async def _read_body(request: Request, limit: int) -> bytes:
     return bytes(body)
 
 
-def add_routes(app: FastAPI, store: Callable[[], Store]) -> None:
-    """``POST /api/replay`` and ``GET /api/games/{game_id}/replay`` on ``app``."""
+def add_routes(
+    app: FastAPI,
+    store: Callable[[], Store],
+    may_see: Callable[[GameRow, str | None, str | None], bool] = lambda _game, _auth, _code: True,
+) -> None:
+    """``POST /api/replay`` and ``GET /api/games/{game_id}/replay`` on ``app``; ``may_see(game,
+    authorization, code)`` says who may see a stored game (a private table's: its insiders)."""
 
     @app.post("/api/replay", response_model=Replay, responses={400: {"model": ReplayError}})
     async def replay_record(request: Request) -> JSONResponse:
@@ -192,8 +205,14 @@ def add_routes(app: FastAPI, store: Callable[[], Store]) -> None:
             return problem.response()
 
     @app.get("/api/games/{game_id}/replay", response_model=Replay)
-    def replay_game(game_id: int) -> JSONResponse:
+    def replay_game(
+        game_id: int,
+        code: str | None = Query(None, max_length=16),
+        authorization: str | None = Header(None),
+    ) -> JSONResponse:
         game = store().game(game_id) if game_id in GAME_IDS else None
+        if game is not None and not may_see(game, authorization, code):
+            game = None  # a private table's game, to an outsider: as if there were none
         try:
             if game is None:
                 raise ReplayProblem("not_found", f"no game {game_id}")

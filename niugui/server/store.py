@@ -13,10 +13,12 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
+
+from .protocol import AnyEvent
 
 metadata = sa.MetaData()
 
@@ -33,8 +35,10 @@ sessions = sa.Table(
     "sessions",
     metadata,
     sa.Column("token_hash", sa.String(64), primary_key=True),
-    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False, index=True),
     sa.Column("created_at", sa.Float, nullable=False),
+    # a session expires Limits.session_days after this (refreshed at most hourly as it is used)
+    sa.Column("last_used_at", sa.Float, nullable=True),
 )
 tables = sa.Table(
     "tables",
@@ -99,7 +103,8 @@ class AccountRow:
 class StoredEvent:
     seq: int
     kind: str
-    payload: dict[str, Any]
+    payload: str
+    """The event's JSON, as it was sent."""
     created_at: float
 
 
@@ -115,6 +120,46 @@ class GameRow:
     meta: dict[str, Any]
     status: str
     record: dict[str, Any] | None
+
+
+class DealData(Protocol):
+    """A game's hidden part, as the store keeps it in ``games``."""
+
+    @property
+    def game_no(self) -> int: ...
+    @property
+    def first_drawer(self) -> int: ...
+    @property
+    def deck(self) -> Sequence[str]: ...
+    @property
+    def salt(self) -> str: ...
+    @property
+    def commitment(self) -> str: ...
+    @property
+    def meta(self) -> dict[str, Any]: ...
+
+
+@dataclass(slots=True)
+class Write:
+    """One table event to store, with its number in the table's sequence and the table's status after it."""
+
+    table_id: str
+    seq: int
+    time: float
+    status: str
+    event: AnyEvent
+    deal: DealData | None = None
+    """A deal: the new game, stored in ``games`` (the event gets its id)."""
+    record: dict[str, Any] | None = None
+    """A game's end: its record (RECORD.md) ..."""
+    entries: Sequence[LedgerEntry] = ()
+    """... and its ledger entries."""
+    creator: str | None = None
+    """A table's first event: the new table's creator ..."""
+    code: str | None = None
+    """... and join code."""
+    payload: str = ""
+    """Set by :meth:`Store.write`: the event's JSON as stored (and sent)."""
 
 
 @dataclass(frozen=True)
@@ -163,23 +208,63 @@ class Store:
         now = time.time()
         with self._tx() as c:
             c.execute(accounts.insert().values(id=account_id, nickname=nickname, created_at=now))
-            c.execute(sessions.insert().values(token_hash=token_hash, account_id=account_id, created_at=now))
+            c.execute(
+                sessions.insert().values(
+                    token_hash=token_hash, account_id=account_id, created_at=now, last_used_at=now
+                )
+            )
         return AccountRow(account_id, nickname, None)
 
     def add_session(self, account_id: str, token_hash: str) -> None:
+        now = time.time()
         with self._tx() as c:
             c.execute(
-                sessions.insert().values(token_hash=token_hash, account_id=account_id, created_at=time.time())
+                sessions.insert().values(
+                    token_hash=token_hash, account_id=account_id, created_at=now, last_used_at=now
+                )
             )
 
-    def account_by_token_hash(self, token_hash: str) -> AccountRow | None:
+    def account_by_token_hash(self, token_hash: str, max_age: float | None = None) -> AccountRow | None:
+        """The account of a session that has not expired (unused for ``max_age`` seconds); using it
+        refreshes it (written at most once an hour, so a busy session costs no write per request)."""
+        now = time.time()
         with self._tx() as c:
             row = c.execute(
-                sa.select(accounts.c.id, accounts.c.nickname, accounts.c.username)
+                sa.select(accounts.c.id, accounts.c.nickname, accounts.c.username, sessions.c.last_used_at)
                 .join(sessions, sessions.c.account_id == accounts.c.id)
                 .where(sessions.c.token_hash == token_hash)
             ).first()
-        return None if row is None else AccountRow(row.id, row.nickname, row.username)
+            if row is None:
+                return None
+            used = row.last_used_at or 0.0
+            if max_age is not None and used < now - max_age:
+                c.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
+                return None
+            if now - used > 3600:
+                c.execute(
+                    sessions.update().where(sessions.c.token_hash == token_hash).values(last_used_at=now)
+                )
+        return AccountRow(row.id, row.nickname, row.username)
+
+    def end_session(self, token_hash: str) -> str | None:
+        """Revoke one session (log out); the account it belonged to, if it existed."""
+        with self._tx() as c:
+            account = c.execute(
+                sa.select(sessions.c.account_id).where(sessions.c.token_hash == token_hash)
+            ).scalar()
+            c.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
+        return None if account is None else str(account)
+
+    def end_sessions(self, account_id: str) -> int:
+        """Revoke every session of an account ("sign out everywhere"); how many there were."""
+        with self._tx() as c:
+            return c.execute(sessions.delete().where(sessions.c.account_id == account_id)).rowcount or 0
+
+    def purge_sessions(self, max_age: float) -> int:
+        """Delete sessions unused for ``max_age`` seconds."""
+        with self._tx() as c:
+            expired = sessions.c.last_used_at < time.time() - max_age
+            return c.execute(sessions.delete().where(expired)).rowcount or 0
 
     def credentials(self, username: str) -> tuple[AccountRow, str] | None:
         with self._tx() as c:
@@ -209,100 +294,20 @@ class Store:
 
     # ---- tables and their events ----------------------------------------------------------------
 
-    def create_table(self, table_id: str, creator: str, code: str | None, event: dict[str, Any]) -> None:
-        """A new table with its first event (seq 1)."""
-        now = time.time()
-        with self._tx() as c:
-            c.execute(
-                tables.insert().values(
-                    id=table_id,
-                    creator=creator,
-                    code=code,
-                    status="waiting",
-                    last_seq=1,
-                    created_at=now,
-                    updated_at=now,
-                )
-            )
-            c.execute(
-                table_events.insert().values(
-                    table_id=table_id, seq=1, kind=event["kind"], payload=_dump(event), created_at=now
-                )
-            )
+    def write(self, writes: Sequence[Write], connection: Connection | None = None) -> None:
+        """Store table events — of one table or many, in sequence per table — in one transaction.
 
-    def append(self, table_id: str, seq: int, event: dict[str, Any], status: str) -> float:
-        """Append one event (before it is broadcast); returns its time."""
-        now = time.time()
-        with self._tx() as c:
-            _append(c, table_id, seq, event, status, now)
-        return now
-
-    def start_game(
-        self, table_id: str, seq: int, event: dict[str, Any], game: dict[str, Any]
-    ) -> tuple[int, float]:
-        """Store a new game (deck, salt, commitment) and its ``deal`` event in one transaction.
-
-        ``event`` gets the new game's id as ``game_id``; returns (game id, time).
+        A table's first event creates it; a deal stores its game (and gives the ``deal`` event the new
+        game's id); a game's end stores its record and ledger entries. Each write's ``payload`` is
+        set to the event's JSON as stored. Raises if a table's events do not follow its stored ones.
+        ``connection``: one the caller keeps open (the event writer's), instead of one from the pool.
         """
-        now = time.time()
-        with self._tx() as c:
-            inserted = c.execute(
-                games.insert().values(
-                    table_id=table_id,
-                    game_no=game["game_no"],
-                    first_drawer=game["first_drawer"],
-                    deck=",".join(game["deck"]),
-                    salt=game["salt"],
-                    commitment=game["commitment"],
-                    meta=_dump(game["meta"]),
-                    status="playing",
-                    started_at=now,
-                )
-            ).inserted_primary_key
-            assert inserted is not None
-            game_id = inserted[0]
-            event["game_id"] = int(game_id)
-            _append(c, table_id, seq, event, "playing", now)
-        return int(game_id), now
-
-    def finish_game(
-        self,
-        table_id: str,
-        seq: int,
-        event: dict[str, Any],
-        status: str,
-        game_id: int,
-        record: dict[str, Any],
-        entries: Sequence[LedgerEntry],
-    ) -> float:
-        """Store a finished game's record and its ledger entries with its ``game_over`` event."""
-        now = time.time()
-        outcome = record["result"]["outcome"]
-        with self._tx() as c:
-            c.execute(
-                games.update()
-                .where(games.c.id == game_id)
-                .values(status="over", result=_dump(record["result"]), record=_dump(record), finished_at=now)
-            )
-            if entries:
-                c.execute(
-                    ledger.insert(),
-                    [
-                        {
-                            "table_id": table_id,
-                            "game_id": game_id,
-                            "seat": e.seat,
-                            "account_id": e.account_id,
-                            "nickname": e.nickname,
-                            "delta": e.delta,
-                            "outcome": outcome,
-                            "created_at": now,
-                        }
-                        for e in entries
-                    ],
-                )
-            _append(c, table_id, seq, event, status, now)
-        return now
+        if connection is None:
+            with self._tx() as c:
+                _write(c, writes)
+        else:
+            with connection.begin():
+                _write(connection, writes)
 
     def table_ids(self, include_finished: bool = False) -> list[str]:
         query = sa.select(tables.c.id).order_by(tables.c.created_at)
@@ -323,25 +328,18 @@ class Store:
                 .where(table_events.c.table_id == table_id, table_events.c.seq > after)
                 .order_by(table_events.c.seq)
             ).all()
-        return [StoredEvent(r.seq, r.kind, json.loads(r.payload), r.created_at) for r in rows]
+        return [StoredEvent(r.seq, r.kind, r.payload, r.created_at) for r in rows]
+
+    def games_of(self, table_id: str) -> list[GameRow]:
+        """Every game of a table (their deals rebuild the table), oldest first."""
+        with self._tx() as c:
+            rows = c.execute(sa.select(games).where(games.c.table_id == table_id).order_by(games.c.id)).all()
+        return [_game_row(row) for row in rows]
 
     def game(self, game_id: int) -> GameRow | None:
         with self._tx() as c:
             row = c.execute(sa.select(games).where(games.c.id == game_id)).first()
-        if row is None:
-            return None
-        return GameRow(
-            row.id,
-            row.table_id,
-            row.game_no,
-            row.first_drawer,
-            row.deck.split(","),
-            row.salt,
-            row.commitment,
-            json.loads(row.meta),
-            row.status,
-            None if row.record is None else json.loads(row.record),
-        )
+        return None if row is None else _game_row(row)
 
     # ---- ledger, leaderboard, history ---------------------------------------------------------------
 
@@ -368,7 +366,9 @@ class Store:
                 for r in c.execute(query)
             ]
 
-    def history(self, account_id: str, limit: int = 50) -> list[dict[str, Any]]:
+    def history(self, account_id: str, limit: int = 50, viewer: str | None = None) -> list[dict[str, Any]]:
+        """An account's games, newest first, as ``viewer`` may see them: games at a private table
+        only when the viewer is that account or played at that table too."""
         query = (
             sa.select(
                 ledger.c.game_id,
@@ -384,6 +384,13 @@ class Store:
             .order_by(ledger.c.id.desc())
             .limit(limit)
         )
+        if viewer != account_id:
+            mine = ledger.alias("mine")
+            private = sa.select(tables.c.id).where(tables.c.code.is_not(None))
+            shared = sa.select(mine.c.table_id).where(
+                mine.c.account_id == viewer, mine.c.account_id.is_not(None)
+            )
+            query = query.where(sa.or_(ledger.c.table_id.not_in(private), ledger.c.table_id.in_(shared)))
         with self._tx() as c:
             return [
                 {
@@ -405,19 +412,156 @@ _BUMP_TABLE = (
     .where(tables.c.id == sa.bindparam("b_id"), tables.c.last_seq == sa.bindparam("b_prev"))
     .values(last_seq=sa.bindparam("b_seq"), status=sa.bindparam("b_status"), updated_at=sa.bindparam("b_now"))
 )
-"""Prebuilt statements: appending an event is the hot path (one per action at every table)."""
+"""Appending events is the hot path (one per action at every table): these two statements run as
+executemany over a batch of many tables' events, compiled once per dialect (:class:`_Hot`)."""
 
 
-def _append(c: Connection, table_id: str, seq: int, event: dict[str, Any], status: str, now: float) -> None:
+class _Hot:
+    """The hot statements compiled for one dialect, run on the driver's cursor inside the
+    transaction: SQLAlchemy's execution path cost more than the database did for them."""
+
+    def __init__(self, dialect: sa.engine.Dialect) -> None:
+        columns = ["table_id", "seq", "kind", "payload", "created_at"]
+        insert = _INSERT_EVENT.compile(dialect=dialect, column_keys=columns)
+        bump = _BUMP_TABLE.compile(dialect=dialect)
+        self.insert, self.bump = str(insert), str(bump)
+        self._insert_order = list(insert.positiontup or []) if insert.positional else None
+        self._bump_order = list(bump.positiontup or []) if bump.positional else None
+
+    def insert_params(self, row: dict[str, Any]) -> Any:
+        return row if self._insert_order is None else tuple(row[k] for k in self._insert_order)
+
+    def bump_params(self, bump: dict[str, Any]) -> Any:
+        return bump if self._bump_order is None else tuple(bump[k] for k in self._bump_order)
+
+
+_HOT: dict[str, _Hot] = {}
+
+
+def _hot_statements(dialect: sa.engine.Dialect) -> _Hot:
+    hot = _HOT.get(dialect.name)
+    if hot is None:
+        hot = _HOT[dialect.name] = _Hot(dialect)
+    return hot
+
+
+def _write(c: Connection, writes: Sequence[Write]) -> None:
+    rows = []
+    bumps: dict[str, dict[str, Any]] = {}
+    for w in writes:
+        if w.creator is not None:
+            c.execute(
+                tables.insert().values(
+                    id=w.table_id,
+                    creator=w.creator,
+                    code=w.code,
+                    status="waiting",
+                    last_seq=0,
+                    created_at=w.time,
+                    updated_at=w.time,
+                )
+            )
+        if w.deal is not None:
+            w.event.game_id = _insert_game(c, w.table_id, w.deal, w.time)  # type: ignore[union-attr]
+        if w.record is not None:
+            _finish_game(c, w, w.record)
+        w.payload = w.event.model_dump_json()
+        rows.append(
+            {
+                "table_id": w.table_id,
+                "seq": w.seq,
+                "kind": w.event.kind,
+                "payload": w.payload,
+                "created_at": w.time,
+            }
+        )
+        bump = bumps.get(w.table_id)
+        if bump is None:
+            bumps[w.table_id] = {"b_id": w.table_id, "b_prev": w.seq - 1, "b_seq": w.seq}
+        elif w.seq != bump["b_seq"] + 1:
+            raise RuntimeError(f"table {w.table_id}: event {w.seq} does not follow {bump['b_seq']}")
+        bump = bumps[w.table_id]
+        bump.update(b_seq=w.seq, b_status=w.status, b_now=w.time)
+    hot = _hot_statements(c.dialect)
+    cursor = c.connection.cursor()
+    try:
+        if rows:
+            cursor.executemany(hot.insert, [hot.insert_params(row) for row in rows])
+        params = [hot.bump_params(bump) for bump in bumps.values()]
+        if c.dialect.supports_sane_multi_rowcount or len(params) == 1:
+            cursor.executemany(hot.bump, params)
+            updated = cursor.rowcount
+        else:
+            updated = 0
+            for one in params:
+                cursor.execute(hot.bump, one)
+                updated += cursor.rowcount
+    except c.dialect.loaded_dbapi.Error as error:  # as SQLAlchemy would raise it (IntegrityError, ...)
+        raise sa.exc.DBAPIError.instance(None, None, error, c.dialect.loaded_dbapi.Error) from error
+    finally:
+        cursor.close()
+    if updated != len(params):
+        raise RuntimeError("a table's events do not follow its stored sequence")
+
+
+def _insert_game(c: Connection, table_id: str, deal: DealData, now: float) -> int:
+    inserted = c.execute(
+        games.insert().values(
+            table_id=table_id,
+            game_no=deal.game_no,
+            first_drawer=deal.first_drawer,
+            deck=",".join(deal.deck),
+            salt=deal.salt,
+            commitment=deal.commitment,
+            meta=_dump(deal.meta),
+            status="playing",
+            started_at=now,
+        )
+    ).inserted_primary_key
+    assert inserted is not None
+    return int(inserted[0])
+
+
+def _finish_game(c: Connection, w: Write, record: dict[str, Any]) -> None:
+    game_id = w.event.game_id  # type: ignore[union-attr]
     c.execute(
-        _INSERT_EVENT,
-        {"table_id": table_id, "seq": seq, "kind": event["kind"], "payload": _dump(event), "created_at": now},
+        games.update()
+        .where(games.c.id == game_id)
+        .values(status="over", result=_dump(record["result"]), record=_dump(record), finished_at=w.time)
     )
-    updated = c.execute(
-        _BUMP_TABLE, {"b_id": table_id, "b_prev": seq - 1, "b_seq": seq, "b_status": status, "b_now": now}
+    if w.entries:
+        outcome = record["result"]["outcome"]
+        c.execute(
+            ledger.insert(),
+            [
+                {
+                    "table_id": w.table_id,
+                    "game_id": game_id,
+                    "seat": e.seat,
+                    "account_id": e.account_id,
+                    "nickname": e.nickname,
+                    "delta": e.delta,
+                    "outcome": outcome,
+                    "created_at": w.time,
+                }
+                for e in w.entries
+            ],
+        )
+
+
+def _game_row(row: Any) -> GameRow:
+    return GameRow(
+        row.id,
+        row.table_id,
+        row.game_no,
+        row.first_drawer,
+        row.deck.split(","),
+        row.salt,
+        row.commitment,
+        json.loads(row.meta),
+        row.status,
+        None if row.record is None else json.loads(row.record),
     )
-    if updated.rowcount != 1:
-        raise RuntimeError(f"table {table_id}: event {seq} does not follow the stored sequence")
 
 
 def _dump(value: Any) -> str:

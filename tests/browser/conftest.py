@@ -47,8 +47,23 @@ def browser() -> Iterator[Any]:
 
     with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield chromium
+        yield _TestBrowser(chromium)
         chromium.close()
+
+
+class _TestBrowser:
+    """Chromium whose contexts bypass the page's Content-Security-Policy, which forbids evaluating
+    strings (as Playwright's ``wait_for_function`` does); test_csp.py checks the page under it."""
+
+    def __init__(self, chromium: Any) -> None:
+        self._chromium = chromium
+
+    def new_context(self, **options: Any) -> Any:
+        options.setdefault("bypass_csp", True)
+        return self._chromium.new_context(**options)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._chromium, name)
 
 
 def free_port() -> int:

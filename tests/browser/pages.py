@@ -1,11 +1,18 @@
-"""What the browser tests do on the page, by clicks and typing only, and what they read off the DOM."""
+"""What the browser tests do on the page, by clicks and typing only, and what they read off the DOM.
+
+The tests wait on what they need to see (a selector, a function of the DOM), never a fixed time, with
+:data:`WAIT_MS` as the deadline where Playwright's default 30 s could be short on a busy machine.
+"""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
+WAIT_MS = 120_000
+"""Deadline of the waits for the game to move on (bots, the server, the page all share 2 busy cores)."""
+
 MY_TURN = "document.querySelector('[data-action=hint]:enabled, [data-action=pass]:enabled') !== null"
+MY_TURN_OR_OVER = f"document.querySelector('[data-role=result]') !== null || {MY_TURN}"
 
 CODES_JS = "es => es.map((e) => e.dataset.card)"
 SEQ_ABOVE = "(n) => Number(document.querySelector('.table-screen').dataset.seq || 0) > n"
@@ -54,6 +61,17 @@ def my_turn(page: Any) -> bool:
     return bool(page.evaluate(MY_TURN))
 
 
+def wait_my_turn_or_result(page: Any) -> None:
+    """Wait until this page may act, or shows the game's result."""
+    page.wait_for_function(MY_TURN_OR_OVER, timeout=WAIT_MS)
+
+
+def settle(page: Any) -> None:
+    """Wait until the page has laid out and painted what it has (two animation frames), e.g. before
+    a screenshot after the viewport changed."""
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+
+
 def seq(page: Any) -> int:
     value = page.evaluate("(document.querySelector('.table-screen') || {dataset: {}}).dataset.seq || '0'")
     return int(value or 0)
@@ -71,7 +89,7 @@ def take_turn(page: Any) -> bool:
         page.click("[data-action=pass]")
     else:
         return False
-    page.wait_for_function(SEQ_ABOVE, arg=before)
+    page.wait_for_function(SEQ_ABOVE, arg=before, timeout=WAIT_MS)
     return True
 
 
@@ -109,7 +127,7 @@ def take_turn_by_cards(page: Any) -> bool:
         click_card(page, code)
     assert page.locator("[data-action=play]").is_enabled()
     page.click("[data-action=play]")
-    page.wait_for_function(SEQ_ABOVE, arg=before)
+    page.wait_for_function(SEQ_ABOVE, arg=before, timeout=WAIT_MS)
     return True
 
 
@@ -117,17 +135,15 @@ def result_shown(page: Any) -> bool:
     return bool(page.locator("[data-role=result]").count())
 
 
-def play_until_result(page: Any, timeout: float = 120.0) -> int:
+def play_until_result(page: Any) -> int:
     """Play this page's turns by tapping cards (bots play the others) until the result panel shows."""
     turns = 0
-    deadline = time.monotonic() + timeout
-    while not result_shown(page):
-        assert time.monotonic() < deadline, "the game did not end in time"
-        if take_turn_by_cards(page):
-            turns += 1
-        else:
-            page.wait_for_timeout(40)
-    return turns
+    while True:
+        wait_my_turn_or_result(page)
+        if result_shown(page):
+            return turns
+        assert take_turn_by_cards(page), "the page showed its turn, then neither Hint nor Pass was enabled"
+        turns += 1
 
 
 def table_state(page: Any) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from typing import Any
 from niugui import Game
 
 from .conftest import PHONE
-from .pages import CARDS_JS, create_table, my_turn, take_nickname, take_turn
+from .pages import CARDS_JS, WAIT_MS, create_table, my_turn, take_nickname, take_turn
 
 
 def fetch_record(server: str, game_id: str) -> dict[str, Any]:
@@ -36,7 +36,7 @@ def test_four_browsers_play_one_game_and_never_see_another_hand(browser: Any, se
         # Join from the lobby's list of open tables.
         page.click("[data-action=refresh]")
         row = page.locator(f"li[data-table='{table_id}'] [data-action=sit]")
-        row.wait_for(timeout=10_000)
+        row.wait_for(timeout=WAIT_MS)
         row.click()
         page.wait_for_selector(f".table-screen[data-table='{table_id}'][data-you]")
     for page in pages:
@@ -106,8 +106,7 @@ def test_private_table_by_code_and_a_spectator_sees_no_hand(browser: Any, server
     # A spectator with the link: sees the table, never a hand.
     take_nickname(w, server, "观众")
     w.goto(f"{server}/#/table/{table_id}?code={join}")
-    w.wait_for_selector(".table-screen[data-status=playing] .seat[data-seat]")
-    w.wait_for_timeout(300)
+    w.wait_for_selector(".table-screen[data-status=playing][data-synced=true] .seat[data-seat]")
     assert w.get_attribute(".table-screen", "data-you") == ""
     assert w.locator(".hand [data-card]").count() == 0
     # Every card the spectator's page shows is a played card on the table.

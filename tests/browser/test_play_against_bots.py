@@ -11,17 +11,26 @@ from typing import Any
 from niugui import Game
 
 from .conftest import DESKTOP, PHONE, screenshot
-from .pages import create_table, my_turn, play_until_result, swipe, take_nickname, take_turn
+from .pages import (
+    create_table,
+    play_until_result,
+    result_shown,
+    settle,
+    swipe,
+    take_nickname,
+    take_turn,
+    wait_my_turn_or_result,
+)
 
 
 def shoot_both(page: Any, name: str) -> None:
     """Screenshots at both sizes; on the phone nothing may stick out sideways."""
     page.set_viewport_size(PHONE)
-    page.wait_for_timeout(150)
+    settle(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], name
     screenshot(page, f"{name}-phone-360x640")
     page.set_viewport_size(DESKTOP)
-    page.wait_for_timeout(150)
+    settle(page)
     screenshot(page, f"{name}-desktop-1280x800")
     page.set_viewport_size(PHONE)
 
@@ -37,13 +46,20 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
     assert page.inner_text("[data-role=hello]").startswith("Hello")
     page.click("[data-action=lang]")
     assert page.inner_text("[data-role=hello]").startswith("你好")
-    page.wait_for_timeout(300)
+    page.wait_for_selector("[data-role=tables] li")  # the list of open tables has come
     shoot_both(page, "lobby")
 
     create_table(page, turn_seconds=30)
     page.click("[data-action=fill-bots]")
     page.wait_for_selector(".hand [data-card]")
     assert page.locator(".hand [data-card]").count() in (13, 14)  # R9
+    # 翻牌 (R8) picked the first drawer: the page names that seat, as the table state's `flip` says.
+    flip = page.locator("[data-role=flip]").first
+    seat = flip.get_attribute("data-seat")
+    assert seat in ("0", "1", "2", "3"), seat
+    where = f".seat[data-seat='{seat}'] .name, .me-bar[data-seat='{seat}'] .name"
+    name = page.inner_text(where).split(" (")[0]
+    assert name in flip.inner_text(), (name, flip.inner_text())
 
     # The rules at a glance, one tap away.
     page.click("[data-action=help]")
@@ -52,21 +68,19 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
     assert page.locator("[data-role=help]").count() == 0
 
     # Sliding a finger across cards selects them all; sliding again from a selected card clears them.
-    page.wait_for_function(MY_TURN_OR_OVER)
+    wait_my_turn_or_result(page)
     hand = page.locator(".hand .card").evaluate_all("es => es.map((e) => e.dataset.card)")
     assert swipe(page, 0, 3) == hand[:4]
     assert swipe(page, 3, 0) == []
 
     # Mid-game: after a few of my own turns, with cards on the table.
-    turns = 0
-    while turns < 3 and not page.locator("[data-role=result]").count():
-        if my_turn(page):
-            take_turn(page)
-            turns += 1
-        else:
-            page.wait_for_timeout(40)
-    page.wait_for_function(MY_TURN_OR_OVER)
-    if not page.locator("[data-role=result]").count():
+    for _ in range(3):
+        wait_my_turn_or_result(page)
+        if result_shown(page):
+            break
+        assert take_turn(page)
+    wait_my_turn_or_result(page)
+    if not result_shown(page):
         shoot_both(page, "table-mid-game")
 
     play_until_result(page)
@@ -131,7 +145,3 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
 
 
 SEATS_JS = "es => es.map(e => e.dataset.seat)"
-MY_TURN_OR_OVER = (
-    "document.querySelector('[data-role=result]') !== null || "
-    "document.querySelector('[data-action=hint]:not(:disabled), [data-action=pass]:not(:disabled)') !== null"
-)

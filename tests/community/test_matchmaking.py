@@ -54,6 +54,17 @@ def test_players_who_just_met_are_split_up_while_others_wait() -> None:
     assert sorted(second) == ["b", "c", "d", "h"]
 
 
+def test_a_repeat_pair_is_seated_only_when_no_four_without_one_can_be_formed() -> None:
+    """b just played with c and d. Taking b, the oldest partner of a, would seat b with c or d again;
+    a, c, d, e meet nobody they just played with, so that is the table (b waits for fresh faces)."""
+    queue = Queue()
+    recent = {"b": frozenset("cd"), "c": frozenset("b"), "d": frozenset("b")}
+    for i, name in enumerate("abcde"):
+        queue.join(Ticket(name, joined_at=float(i), recent=recent.get(name, frozenset())))
+    assert names(queue.match(now=10.0)) == [list("acde")]
+    assert [t.account_id for t in queue.waiting()] == ["b"]
+
+
 def test_the_same_four_may_play_again_when_nobody_else_waits() -> None:
     table = frozenset("abcd")
     queue = Queue()
@@ -124,3 +135,47 @@ def test_every_table_is_four_distinct_compatible_players_and_nobody_is_lost(
         for t in four[1:]:
             prefs = None if prefs is None else prefs.merge(t.preferences)
         assert prefs is None, f"{[t.account_id for t in four]} could have played"
+
+
+def _repeats(four: tuple[Ticket, ...]) -> int:
+    pairs = itertools.combinations(four, 2)
+    return sum(b.account_id in a.recent or a.account_id in b.recent for a, b in pairs)
+
+
+def _merged(four: tuple[Ticket, ...]) -> Preferences | None:
+    prefs: Preferences | None = four[0].preferences
+    for t in four[1:]:
+        prefs = None if prefs is None else prefs.merge(t.preferences)
+    return prefs
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.sampled_from([None, 20, 30]), st.sampled_from([None, 3])), min_size=4, max_size=9),
+    st.sets(st.tuples(st.integers(0, 8), st.integers(0, 8)), max_size=12),
+)
+def test_the_first_table_is_the_oldest_players_four_with_fewest_repeat_pairs(
+    wishes: list[tuple[int | None, int | None]], pairs: set[tuple[int, int]]
+) -> None:
+    """Brute force over every four: the first table seats the oldest player who can play, with the
+    compatible partners that repeat the fewest recent pairings, the earliest arrivals among equals."""
+    recent: dict[int, set[str]] = {i: set() for i in range(len(wishes))}
+    for a, b in pairs:
+        if a != b and a < len(wishes) and b < len(wishes):
+            recent[a].add(f"p{b}")
+    tickets = [
+        Ticket(f"p{i}", float(i), Preferences(*w), recent=frozenset(recent[i])) for i, w in enumerate(wishes)
+    ]
+    queue = Queue()
+    for ticket in tickets:
+        queue.join(ticket)
+    groups = queue.match(now=10.0)
+    fours = [f for f in itertools.combinations(tickets, 4) if _merged(f) is not None]
+    if not fours:
+        assert groups == []
+        return
+    oldest = min(f[0].joined_at for f in fours)
+    mine = [f for f in fours if f[0].joined_at == oldest]
+    expected = min(mine, key=lambda f: (_repeats(f), [t.joined_at for t in f]))
+    group, prefs = groups[0]
+    assert group == list(expected) and prefs == _merged(expected)

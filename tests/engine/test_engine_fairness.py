@@ -234,3 +234,64 @@ def test_the_worked_example_in_docs_protocol_md_is_what_the_code_computes() -> N
     chains = [fairness.chain(commitment, actions[:k]) for k in (1, 2)]
     for value in (salt, key, text, commitment, *chains):
         assert value in doc, value
+
+
+def test_a_scheme_2_proof_in_a_meta_without_its_version_is_refused_not_a_crash() -> None:
+    """A scheme-2 proof needs the meta schema (RECORD meta version 1); without ``meta.version`` the
+    verdict is a :class:`FairnessError` that says so, never an ``AssertionError`` traceback."""
+    record = genuine()
+    del record["meta"]["version"]
+    with pytest.raises(FairnessError, match=r"meta\.version"):
+        verify_record(record)
+
+
+def test_a_meta_nested_too_deeply_is_refused_not_a_crash() -> None:
+    """A genuine record with a deeply nested extra meta key (here ``arena``, not in the statement)
+    reads as JSON; verifying it names the meta instead of raising ``RecursionError``."""
+    text = json.dumps(genuine()).replace('"table": "t7"', '"table": "t7", "arena": {"x": ' + "[" * 900
+                                         + "]" * 900 + "}", 1)
+    record = json.loads(text)
+    assert isinstance(record["meta"]["arena"], dict)
+    with pytest.raises(FairnessError, match="meta"):
+        verify_record(record)
+
+
+def self_consistent(record: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    """``record`` with ``changes`` to its proof, re-committed and re-chained as anyone can (no secret)."""
+    forged = copy.deepcopy(record)
+    proof = forged["meta"]["fairness"]
+    proof.update(changes)
+    proof.pop("statement")
+    text = fairness.statement(forged, proof["protocol"], proof["salt"], proof["seal_key"])
+    proof["commitment"] = fairness.commitment_of(text)
+    proof["chain"] = fairness.chain(proof["commitment"], forged["actions"])
+    return forged
+
+
+@pytest.mark.parametrize("field", ["commitment", "seal_key", "chain"])
+def test_a_proof_value_that_is_not_hex_is_refused_not_a_crash(field: str) -> None:
+    """The commitment, seal key and chain are 64 hex digits; anything else (here non-ASCII text,
+    which ``hmac.compare_digest`` cannot compare) is a FairnessError naming the field."""
+    record = genuine()
+    if field == "seal_key":
+        forged = self_consistent(record, seal_key="牛" * 64)
+    else:
+        forged = with_proof(record, **{field: "é" * 64})
+    with pytest.raises(FairnessError, match=rf"meta\.fairness\.{field}: expected 64 hex digits"):
+        verify_record(forged)
+    scheme_1 = copy.deepcopy(record)
+    scheme_1["meta"]["fairness"] = {"scheme": fairness.SCHEME_V1, "salt": "00" * 32, "commitment": "é"}
+    with pytest.raises(FairnessError, match=r"meta\.fairness\.commitment: expected 64 hex digits"):
+        verify_record(scheme_1)
+
+
+@pytest.mark.parametrize("scheme", [fairness.SCHEME, fairness.SCHEME_V1])
+def test_text_that_is_not_unicode_is_refused_not_a_crash(scheme: str) -> None:
+    """JSON can spell a lone surrogate (``"\\ud800"``), which has no UTF-8 to hash: a FairnessError."""
+    record = genuine()
+    if scheme == fairness.SCHEME:
+        record["meta"]["players"][0]["nickname"] = "\ud800"
+    else:
+        record["meta"]["fairness"] = {"scheme": scheme, "salt": "\ud800", "commitment": "00" * 32}
+    with pytest.raises(FairnessError, match="not Unicode"):
+        verify_record(json.loads(json.dumps(record)))

@@ -314,3 +314,15 @@ def test_record_a_meta_that_breaks_the_schema_is_refused_naming_its_field(
     with pytest.raises(RecordError, match=field.replace(".", r"\.")):
         meta_of_record(record)
     Game.from_record(record)  # the game itself still replays: meta is not the game
+
+
+def test_record_a_meta_nested_too_deeply_is_refused_naming_the_meta() -> None:
+    """JSON nests deeper than a copy can follow: the reader names ``meta``, it does not crash."""
+    record = json.loads(json.dumps(record_of_game(Game.deal(seed=1, first_drawer=3))))
+    nested: dict[str, Any] = {}
+    for _ in range(900):
+        nested = {"a": nested}
+    meta = new_meta("niugui play", 1, PLAYERS, decide_first_drawer(3, lambda: Card.parse("HK")))
+    record["meta"] = {**meta, "arena": nested}
+    with pytest.raises(RecordError, match="meta: nested too deeply"):
+        meta_of_record(record)

@@ -1,10 +1,16 @@
 """Test harness: the real server in a subprocess on a free loopback port, and scripted WebSocket players.
 
 A module of its own (not conftest.py) so that test files import it by a name no other test
-directory uses."""
+directory uses.
+
+Nothing here waits a fixed time and then assumes something happened: every wait is for the thing
+itself (a message, a turn, the end of a game), with a generous deadline — the machine may be busy —
+and a failure that says what did not happen and what came last.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -23,6 +29,9 @@ from websockets.sync.client import ClientConnection, connect
 from niugui.server.protocol import SERVER_ADAPTER
 
 ROOT = Path(__file__).resolve().parents[2]
+WAIT = 60.0
+"""Seconds any wait here allows by default: far more than anything takes on an idle machine, so that
+only a real hang fails (a loaded machine is slow, not broken)."""
 
 
 def free_port() -> int:
@@ -71,16 +80,17 @@ class Server:
         self.data.mkdir(parents=True, exist_ok=True)
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=log)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"server exited: {self.log.read_text()[-3000:]}")
             try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/healthz", timeout=5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.1)
-        raise RuntimeError("server did not start")
+        log = self.log.read_text()[-3000:]
+        raise RuntimeError(f"server did not answer /healthz within {WAIT:g} s: {log}")
 
     def kill(self) -> None:
         """SIGKILL: no cleanup at all."""
@@ -130,9 +140,10 @@ class Player:
 
     def connect(self) -> None:
         self.ws = connect(
-            f"ws://127.0.0.1:{self.server.port}/ws?token={self.token}", max_size=2**22, open_timeout=10
+            f"ws://127.0.0.1:{self.server.port}/ws", max_size=2**22, open_timeout=10
         ).__enter__()
-        self.welcome = self.recv(10)
+        self.ws.send(json.dumps({"type": "auth", "id": "auth", "token": self.token}))  # never in the URL
+        self.welcome = self.recv()
         assert self.welcome["type"] == "welcome", self.welcome
 
     def drop(self) -> None:
@@ -140,7 +151,7 @@ class Player:
         self.ws.close()
         self.ws = None
 
-    def recv(self, timeout: float = 10) -> dict[str, Any]:
+    def recv(self, timeout: float = WAIT) -> dict[str, Any]:
         assert self.ws is not None
         message: dict[str, Any] = json.loads(self.ws.recv(timeout=timeout))
         SERVER_ADAPTER.validate_python(message)  # every message follows the documented schema
@@ -167,12 +178,8 @@ class Player:
             try:
                 message = self.recv()
             except TimeoutError:
-                tail = [
-                    (m["type"], m.get("id"), m.get("seq"), m.get("event") or m.get("message"))
-                    for m in self.received[-6:]
-                ]
                 raise TimeoutError(
-                    f"no answer to {kind} {fields} ({request_id}); last received: {tail}"
+                    f"no answer to {kind} {fields} ({request_id}); last received: {self.tail()}"
                 ) from None
             if message["type"] in ("ack", "error") and message["id"] == request_id:
                 return message
@@ -183,8 +190,20 @@ class Player:
         assert answer["type"] == "ack", answer
         return answer
 
-    def wait(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 20) -> dict[str, Any]:
-        """Read messages until one satisfies ``predicate``."""
+    def tail(self, count: int = 6) -> list[tuple[Any, ...]]:
+        """The last messages received, in short (for failure messages)."""
+        return [
+            (m["type"], m.get("id"), m.get("seq"), m.get("event") or m.get("message"))
+            for m in self.received[-count:]
+        ]
+
+    def wait(
+        self,
+        predicate: Callable[[dict[str, Any]], bool],
+        timeout: float = WAIT,
+        what: str = "the awaited message",
+    ) -> dict[str, Any]:
+        """Read messages until one satisfies ``predicate``; fail saying ``what`` did not come."""
         for message in self.pending:
             if predicate(message):
                 self.pending.remove(message)
@@ -193,13 +212,19 @@ class Player:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise TimeoutError("no such message")
-            message = self.recv(left)
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                message = self.recv(left)
+            except TimeoutError:
+                raise TimeoutError(
+                    f"{self.session['account']['nickname']}: {what} did not come within {timeout:g} s; "
+                    f"last received: {self.tail()}"
+                ) from None
             if predicate(message):
                 return message
 
-    def wait_event(self, kind: str, timeout: float = 20, **match: Any) -> dict[str, Any]:
+    def wait_event(self, kind: str, timeout: float = WAIT, **match: Any) -> dict[str, Any]:
         def wanted(m: dict[str, Any]) -> bool:
             return (
                 m["type"] == "event"
@@ -207,15 +232,18 @@ class Player:
                 and all(m["event"].get(k) == v for k, v in match.items())
             )
 
-        return self.wait(wanted, timeout)
+        return self.wait(wanted, timeout, what=f"a {kind!r} event {match or ''}".rstrip())
 
-    def drain(self, quiet: float = 0.2) -> None:
-        """Read whatever arrives until ``quiet`` seconds pass with nothing."""
-        try:
+    def pump(self) -> bool:
+        """Read every message already here (without waiting); True if there was any."""
+        if self.ws is None:
+            return False
+        got = False
+        with contextlib.suppress(TimeoutError):
             while True:
-                self.pending.append(self.recv(quiet))
-        except TimeoutError:
-            pass
+                self.pending.append(self.recv(0))
+                got = True
+        return got
 
     def close(self) -> None:
         if self.ws is not None:
@@ -236,28 +264,42 @@ def my_turn(player: Player, table: str) -> bool:
     return view is not None and not view["over"] and view["to_move"] == view["seat"]
 
 
+def _stuck(players: list[Player], what: str, timeout: float) -> TimeoutError:
+    seen = "; ".join(f"{p.session['account']['nickname']} last received {p.tail(4)}" for p in players)
+    return TimeoutError(f"{what} did not happen within {timeout:g} s; {seen}")
+
+
+def wait_until(
+    players: list[Player], condition: Callable[[], bool], what: str, timeout: float = WAIT
+) -> None:
+    """Read the ``players``' messages (kept in ``pending``) until ``condition()`` holds; fail saying
+    ``what`` did not happen. Nobody acts meanwhile (see :func:`drive` for that)."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise _stuck(players, what, timeout)
+        if not any(player.pump() for player in players):
+            time.sleep(0.002)
+
+
 def drive(
     players: list[Player],
     table: str,
     until: Callable[[], bool],
-    timeout: float = 60,
+    timeout: float = 2 * WAIT,
     act: Callable[[Player, str], dict[str, Any]] = play_turn,
+    what: str = "the end of the game",
 ) -> None:
     """Let scripted players take their turns (bots and 托管 play the rest) until ``until()``."""
     deadline = time.monotonic() + timeout
     while not until():
         if time.monotonic() > deadline:
-            raise TimeoutError("the game did not get there in time")
+            raise _stuck(players, what, timeout)
         progressed = False
         for player in players:
             if player.ws is None:
                 continue
-            try:
-                while True:
-                    player.pending.append(player.recv(0))
-                    progressed = True
-            except TimeoutError:
-                pass
+            progressed |= player.pump()
             if my_turn(player, table):
                 answer = act(player, table)
                 assert answer["type"] == "ack", answer

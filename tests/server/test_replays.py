@@ -21,7 +21,7 @@ from server_harness import Player, Server, drive, game_over
 from niugui import Game
 from niugui.cards import CARDS
 from niugui.server.protocol import Replay, ReplayError
-from niugui.server.replays import MAX_RECORD_BYTES, ReplayProblem, replay_of_record
+from niugui.server.replays import MAX_RECORD_BYTES, ReplayProblem, parse_record, replay_of_record
 
 CODES = {str(card) for card in CARDS}
 PUBLIC_KEYS = {"seat", "first_drawer", "to_move", "counts", "marks", "finish", "trick", "current", "over"}
@@ -202,6 +202,17 @@ def test_an_illegal_action_names_its_index_and_rule() -> None:
     assert problem.code == "illegal_action" and problem.fields["index"] == len(actions)
 
 
+def test_a_lone_surrogate_anywhere_in_the_body_is_bad_json() -> None:
+    """JSON's escapes can spell half a UTF-16 pair, which no answer (UTF-8) can carry."""
+    record = random_game(4, stop=6).to_record()
+    for place in ("meta", "deck", "actions"):
+        body = json.dumps({**record, place: {"x": ["\udfff"]}}).encode()
+        with pytest.raises(ReplayProblem, match="surrogate") as caught:
+            parse_record(body)
+        assert caught.value.code == "bad_json"
+    assert parse_record(json.dumps({"name": "牛鬼 \U0001f402"}).encode()) == {"name": "牛鬼 \U0001f402"}
+
+
 def _mutations() -> st.SearchStrategy[Any]:
     json_value = st.recursive(
         st.none() | st.booleans() | st.integers(-5, 60) | st.sampled_from([*sorted(CODES)[:6], "x", ""]),
@@ -278,6 +289,11 @@ def test_bad_posts_get_clear_errors_not_500(url: str) -> None:
     bad = {**record, "actions": [*record["actions"], {"seat": 0, "pass": True}, {"seat": 0, "pass": True}]}
     detail = _error(post(url, json.dumps(bad)), 422, "illegal_action")
     assert detail["index"] == len(record["actions"]) and detail["rule"].startswith("R")
+    # JSON may spell a lone UTF-16 surrogate, which is no Unicode text: refused, not a 500 (it would
+    # reach the answer through a seat's name, a proof or an error message).
+    lone = json.dumps({**record, "meta": {"players": [{"nickname": "\ud800"}]}})
+    assert "\\ud800" in lone
+    assert "surrogate" in _error(post(url, lone), 400, "bad_json")["message"]
     big = {**record, "meta": {"pad": "x" * MAX_RECORD_BYTES}}
     assert _error(post(url, json.dumps(big)), 413, "too_large")["limit"] == MAX_RECORD_BYTES
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
 import time
 from pathlib import Path
@@ -12,9 +11,10 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_harness import Player, Server, drive, game_over, my_turn
+from server_harness import WAIT, Player, Server, drive, game_over, my_turn, wait_until
 from websockets.exceptions import ConnectionClosed
 
+from niugui.cards import CARDS
 from niugui.server.protocol import CLIENT_TYPES
 
 
@@ -26,6 +26,27 @@ def new_table(player: Player, **settings: Any) -> str:
 
 def alive(player: Player) -> None:
     assert player.request("ping")["type"] == "ack"
+
+
+def a_turn_with_a_play(players: list[Player], table: str) -> tuple[Player, dict[str, Any]]:
+    """Wait for the turn of one of ``players`` at which it has a legal play, and return that player
+    and its view. A turn where nothing it holds beats the table (only a pass is legal, R27) is
+    passed: one in eight deals gives the first human turn no play at all."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        wait_until(
+            players,
+            lambda: any(my_turn(p, table) for p in players),
+            "a turn of a scripted player",
+            timeout=max(0.0, deadline - time.monotonic()),
+        )
+        mover = next(p for p in players if my_turn(p, table))
+        view = mover.views[table]
+        assert view is not None
+        if view["legal_plays"]:
+            return mover, view
+        assert view["can_pass"], view
+        mover.ok("pass", table=table)
 
 
 def test_malformed_frames_get_an_error_and_the_connection_stays_up(shared_server: Server) -> None:
@@ -62,7 +83,7 @@ def test_frames_over_16_kib_are_refused(shared_server: Server) -> None:
     eve.send_raw("x" * 100_000)  # beyond 64 KiB the frame is not even read: the connection closes
     with pytest.raises(ConnectionClosed):
         for _ in range(5):
-            eve.recv(5)
+            eve.recv()
     eve.ws = None
 
 
@@ -70,14 +91,18 @@ def test_a_flood_is_rate_limited(tmp_path: Path) -> None:
     server = Server(tmp_path / "data").start()  # the default 20 messages/s, burst 40
     try:
         eve = Player(server, "flood")
+        started = time.monotonic()
         for n in range(120):
             eve.send_raw(json.dumps({"type": "ping", "id": f"f{n}"}))
         replies = [eve.wait(lambda m: m["type"] in ("ack", "error")) for _ in range(120)]
+        took = time.monotonic() - started
         limited = [r for r in replies if r["type"] == "error"]
         assert limited and all(r["code"] == "rate_limited" for r in limited)
-        assert 40 <= 120 - len(limited) < 80
+        # The burst, plus what the bucket refilled while the flood was handled (no more: however
+        # slow a busy machine makes it, the limit holds).
+        assert 40 <= 120 - len(limited) <= 40 + 20 * took + 1, (len(limited), took)
         assert {r["id"] for r in replies} == {f"f{n}" for n in range(120)}  # each answered by its id
-        time.sleep(1.0)
+        time.sleep(0.1)  # the bucket refills with time itself: 2 tokens at 20/s
         alive(eve)
         eve.close()
     finally:
@@ -95,15 +120,8 @@ def test_no_acting_for_another_seat_out_of_turn_or_from_two_seats(shared_server:
     assert carol.request("play", table=table, cards=["D4"])["code"] == "forbidden"  # no seat here
     alice.ok("fill_bots", table=table)
     alice.wait_event("deal")
-    for _ in range(200):
-        if my_turn(alice, table) or my_turn(bob, table):
-            break
-        for p in (alice, bob):
-            with contextlib.suppress(TimeoutError):
-                p.pending.append(p.recv(0.05))
-    mover, other = (alice, bob) if my_turn(alice, table) else (bob, alice)
-    view = mover.views[table]
-    assert view is not None
+    mover, view = a_turn_with_a_play([alice, bob], table)
+    other = bob if mover is alice else alice
     play = view["legal_plays"][0]
     refused = other.request("play", table=table, cards=play)
     assert (refused["code"], refused["rule"]) == ("illegal_move", "R27")
@@ -112,7 +130,7 @@ def test_no_acting_for_another_seat_out_of_turn_or_from_two_seats(shared_server:
     if wrong:  # a single that may not be played now: refused with the rule
         answer = mover.request("play", table=table, cards=[wrong[0]])
         assert answer["code"] == "illegal_move" and answer["rule"] in {"R17", "R24", "R26", "R27"}
-    not_mine = "RJ" if "RJ" not in view["hand"] else "BJ"
+    not_mine = next(str(c) for c in CARDS if str(c) not in view["hand"])  # (it may hold both jokers)
     answer = mover.request("play", table=table, cards=[not_mine])
     assert answer["code"] == "illegal_move" and answer["rule"] == "R27"  # cards it does not hold
     assert mover.request("play", table=table, cards=["Z9"])["rule"] == "R6"
@@ -174,7 +192,8 @@ def test_http_health_metrics_and_accounts(shared_server: Server) -> None:
     me = httpx.get(url + "/api/me", headers={"Authorization": f"Bearer {login['token']}"}).json()
     assert me == {"id": guest["account"]["id"], "nickname": "临时", "username": "mingming"}
     assert httpx.get(url + "/api/me").status_code == 401
-    assert httpx.get(url + "/api/games/999999/record").status_code == 404
+    for missing in (999999, 0, -1, 2**63, 10**30):  # ids no database integer holds are no game, not a 500
+        assert httpx.get(f"{url}/api/games/{missing}/record").status_code == 404, missing
 
 
 json_values = st.recursive(

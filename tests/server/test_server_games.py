@@ -86,7 +86,7 @@ def assert_no_leak(
         if event.get("kind") == "deal":
             played, current = set(), event["game_id"]
         if event.get("kind") == "play":
-            played |= set(event["cards"])
+            played |= set(event["play"])
         if current is None or event.get("kind") == "game_over" or (message["view"] or {}).get("over"):
             current = None if event.get("kind") == "game_over" else current
             continue
@@ -111,15 +111,14 @@ def test_four_humans_and_a_spectator_see_no_other_hand(shared_server: Server) ->
     lobby = {t["id"]: t for t in shared_server.get("/api/tables")["tables"]}
     assert lobby[table]["spectators"] == 1 and lobby[table]["status"] == "playing"
     assert [p["nickname"] for p in lobby[table]["seats"]] == ["p0", "p1", "p2", "p3"]
-    for game in range(2):
+    for game_no in (1, 2):
         drive(players, table, game_over(players[0], table))
-        for player in players:
-            player.drain(0.05)
-        if game == 0:
+        for player in [*players, watcher]:  # every message of the game, up to its end, for each of them
+            player.wait_event("game_over", game_no=game_no)
+        if game_no == 1:
             for player in players:
                 player.ok("ready", table=table)
             players[0].wait_event("deal", game_no=2)
-    watcher.drain(0.2)
     game_ids = sorted(
         {
             m["event"]["game_id"]
@@ -160,7 +159,7 @@ def test_the_leak_check_catches_a_leak() -> None:
         assert "S4" in str(error)
     else:
         raise AssertionError("the leak of S4 went unnoticed")
-    played = dict(base, event={"kind": "play", "seat": 3, "cards": ["S4"]}, view={"hand": ["D4"]})
+    played = dict(base, event={"kind": "play", "seat": 3, "play": ["S4"]}, view={"hand": ["D4"]})
     assert assert_no_leak([deal, played, leaking], 0, {7: hands}) == 3
 
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -11,7 +13,22 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from niugui.server import auth
-from niugui.server.store import LedgerEntry, Store, metadata
+from niugui.server import store as store_module
+from niugui.server.protocol import (
+    EvDeal,
+    EvGameOver,
+    EvPlay,
+    EvReady,
+    EvSeatTaken,
+    EvTableCreated,
+    EvTableFinished,
+    PlayerRef,
+    ResultView,
+    Reveal,
+    TableSettings,
+)
+from niugui.server.store import LedgerEntry, Store, Write, metadata, table_events, tables
+from niugui.server.tables import Deal
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -45,36 +62,44 @@ def test_accounts_tables_events_games_and_ledger(store: Store) -> None:
     found = store.credentials("alice")
     assert found is not None and auth.verify_password(found[1], "password1")
 
-    store.create_table("t1", "a1", None, {"kind": "table_created", "settings": {}, "creator": "a1"})
-    store.append("t1", 2, {"kind": "seat_taken", "seat": 0, "player": {"id": "a1"}}, "waiting")
+    def write(seq: int, event: Any, status: str = "waiting", **extra: Any) -> Write:
+        w = Write("t1", seq, 1000.0 + seq, status, event, **extra)
+        store.write([w])
+        return w
+
+    settings = TableSettings()
+    write(1, EvTableCreated(kind="table_created", settings=settings, creator="a1"), creator="a1")
+    player = PlayerRef(id="a1", nickname="阿丽")
+    write(2, EvSeatTaken(kind="seat_taken", seat=0, player=player))
     with pytest.raises(RuntimeError, match="sequence"):  # no gap and no duplicate in a table's events
-        store.append("t1", 4, {"kind": "ready", "seat": 0}, "waiting")
+        write(4, EvReady(kind="ready", seat=0))
     with pytest.raises(sa.exc.IntegrityError):
-        store.append("t1", 2, {"kind": "ready", "seat": 0}, "waiting")
-    deal = {"kind": "deal", "game_no": 1, "game_id": 0, "first_drawer": 0}
-    game = {
-        "game_no": 1,
-        "first_drawer": 0,
-        "deck": ["D4", "S3"],
-        "salt": "00",
-        "commitment": "ab",
-        "meta": {"table": "t1"},
-    }
-    game_id, _ = store.start_game("t1", 3, deal, game)
-    assert deal["game_id"] == game_id
+        write(2, EvReady(kind="ready", seat=0))
+    deal = EvDeal(kind="deal", game_no=1, game_id=0, first_drawer=0, first_drawer_by="flip", commitment="ab")
+    game = Deal(1, 0, ("D4", "S3"), "00", "ab", {"table": "t1"})
+    write(3, deal, "playing", deal=game)
+    game_id = deal.game_id
+    assert game_id > 0
     row = store.game(game_id)
     assert row is not None and row.deck == ["D4", "S3"] and row.record is None and row.status == "playing"
-    record = {"result": {"outcome": "sweep", "scores": [2, -2, 2, -2]}, "meta": {}}
+    result = ResultView(mode="2v2", outcome="sweep", finish=[0, 2], scores=[2, -2, 2, -2], black=[0, 2])
+    record = {"result": result.model_dump(), "meta": {}}
     entries = [
         LedgerEntry(s, "a1" if s == 0 else ("b1" if s == 1 else None), f"p{s}", d)
         for s, d in enumerate([2, -2, 2, -2])
     ]
-    store.finish_game("t1", 4, {"kind": "game_over"}, "between", game_id, record, entries)
+    reveal = Reveal(scheme="sha256(salt:deck)", commitment="ab", salt="00", deck=["D4", "S3"])
+    over = EvGameOver(
+        kind="game_over", game_no=1, game_id=game_id, result=result, totals=[2, -2, 2, -2], reveal=reveal
+    )
+    stored = write(4, over, "between", record=record, entries=entries)
     assert [e.seq for e in store.events("t1")] == [1, 2, 3, 4]
     assert [e.kind for e in store.events("t1", after=2)] == ["deal", "game_over"]
-    assert store.events("t1")[2].payload["game_id"] == game_id
+    assert json.loads(store.events("t1")[2].payload)["game_id"] == game_id
+    assert store.events("t1")[3].payload == stored.payload == over.model_dump_json()  # stored as sent
     assert store.table_row("t1")["status"] == "between"  # type: ignore[index]
     assert store.game(game_id).record == record  # type: ignore[union-attr]
+    assert [g.id for g in store.games_of("t1")] == [game_id]
     assert [e["delta"] for e in store.table_ledger("t1")] == [2, -2, 2, -2]
     assert store.leaderboard() == [
         {"id": "a1", "nickname": "阿丽", "total": 2, "games": 1},
@@ -82,5 +107,79 @@ def test_accounts_tables_events_games_and_ledger(store: Store) -> None:
     ]
     assert [(h["game_id"], h["delta"], h["outcome"]) for h in store.history("b1")] == [(game_id, -2, "sweep")]
     assert store.table_ids() == ["t1"]
-    store.append("t1", 5, {"kind": "table_finished", "totals": [2, -2, 2, -2]}, "finished")
+    write(5, EvTableFinished(kind="table_finished", totals=[2, -2, 2, -2]), "finished")
     assert store.table_ids() == [] and store.table_ids(include_finished=True) == ["t1"]
+
+
+def test_one_transaction_stores_many_tables_events_or_none(store: Store) -> None:
+    """Group commit: events of several tables in one write; a write that breaks one table's
+    sequence stores nothing at all (the writer then retries each table alone)."""
+    store.migrate()
+    created = [
+        Write(
+            t,
+            1,
+            1.0,
+            "waiting",
+            EvTableCreated(kind="table_created", settings=TableSettings(), creator="a"),
+            creator="a",
+        )
+        for t in ("t1", "t2")
+    ]
+    store.write(created)
+    ready = [Write(t, 2, 2.0, "waiting", EvReady(kind="ready", seat=0)) for t in ("t1", "t2")]
+    ready += [Write("t1", 3, 2.0, "waiting", EvReady(kind="ready", seat=1))]
+    store.write(ready)
+    assert [e.seq for e in store.events("t1")] == [1, 2, 3] and [e.seq for e in store.events("t2")] == [1, 2]
+    broken = [
+        Write("t2", 3, 3.0, "waiting", EvReady(kind="ready", seat=2)),
+        Write("t1", 9, 3.0, "waiting", EvReady(kind="ready", seat=2)),  # t1 is at 3: 9 does not follow
+    ]
+    with pytest.raises(RuntimeError, match="sequence"):
+        store.write(broken)
+    assert [e.seq for e in store.events("t2")] == [1, 2]
+
+
+def test_migration_0002_renames_stored_play_events(store: Store) -> None:
+    """Protocol 2 names a play's cards ``play``: events stored by protocol 1 are rewritten on upgrade
+    (so a restarted server rebuilds and sends them with the new names) and back on downgrade."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(store_module.__file__).with_name("migrations")))
+
+    def migrate(to: str, down: bool = False) -> None:
+        with store.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            (command.downgrade if down else command.upgrade)(config, to)
+
+    migrate("0001")
+    old = {"kind": "play", "seat": 2, "cards": ["D4", "C4"], "combo": "pair", "by": "player"}
+    with store.engine.begin() as c:
+        c.execute(
+            tables.insert().values(
+                id="t1", creator="a", status="playing", last_seq=2, created_at=0.0, updated_at=0.0
+            )
+        )
+        c.execute(
+            table_events.insert(),
+            [
+                {
+                    "table_id": "t1",
+                    "seq": 1,
+                    "kind": "ready",
+                    "payload": '{"kind":"ready","seat":0}',
+                    "created_at": 0.0,
+                },
+                {"table_id": "t1", "seq": 2, "kind": "play", "payload": json.dumps(old), "created_at": 0.0},
+            ],
+        )
+    migrate("head")
+    stored = [e.payload for e in store.events("t1")]
+    assert stored[0] == '{"kind":"ready","seat":0}'
+    assert EvPlay.model_validate_json(stored[1]) == EvPlay(
+        kind="play", seat=2, play=["D4", "C4"], by="player"
+    )
+    migrate("0001", down=True)
+    assert json.loads(store.events("t1")[1].payload) == old

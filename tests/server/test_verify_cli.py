@@ -53,6 +53,7 @@ def test_a_fair_record_verifies(tmp_path: Path, capsys: pytest.CaptureFixture[st
         ("seen", "not the one you saw"),
         ("no-meta", "meta: missing"),
         ("not-json", "is not JSON"),
+        ("too-deep", "is not JSON"),
         ("missing", "cannot read"),
     ],
 )
@@ -69,6 +70,8 @@ def test_a_bad_record_fails_with_one_line(
         path.write_text(json.dumps(record))
     elif change == "not-json":
         path.write_text("{oops")
+    elif change == "too-deep":  # nested deeper than the JSON reader follows: a RecursionError
+        path.write_text("[" * 100_000 + "]" * 100_000)
     elif change == "missing":
         args = ["verify", str(tmp_path / "nope.json")]
     assert main(args) == 1

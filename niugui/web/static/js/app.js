@@ -5,7 +5,7 @@ import { button, el } from "./dom.js";
 import { historyScreen } from "./history.js";
 import { getLang, setLang, t } from "./i18n.js";
 import { LobbyScreen, signInPanel } from "./lobby.js";
-import { Connection, api, session } from "./net.js";
+import { Connection, api, session, signOut } from "./net.js";
 import { ReplayScreen } from "./replay.js";
 import { TableScreen } from "./tablescreen.js";
 
@@ -76,9 +76,9 @@ function topbar(title = "") {
   brand.append(el("span", "logo", "♠3"), t("title"));
   bar.append(brand, el("div", "grow", title));
   if (session.token) {
-    const out = button("tb-btn", t("sign_out"), "sign-out", () => {
-      session.clear();
+    const out = button("tb-btn", t("sign_out"), "sign-out", async () => {
       conn.stop();
+      await signOut();
       location.hash = "#/";
       route();
     });

@@ -53,11 +53,26 @@ export async function historyScreen(root, { onBack, onReplay, onPlayer, playerId
     dl.title = t("download");
     dl.setAttribute("download", `niugui-game-${g.game_id}.json`);
     dl.style.marginLeft = "8px";
+    dl.addEventListener("click", (event) => {
+      event.preventDefault(); // a plain link sends no token, and a private table's record needs it
+      downloadRecord(g.game_id).catch(() => {});
+    });
     cell.append(open, dl);
     row.append(cell);
     table.append(row);
   }
   panel.append(table);
+}
+
+/** Save a game's record as a file, fetched with the session's token. */
+async function downloadRecord(gameId) {
+  const record = await api("GET", `/api/games/${gameId}/record`);
+  const url = URL.createObjectURL(new Blob([JSON.stringify(record, null, 1)], { type: "application/json" }));
+  const link = el("a");
+  link.href = url;
+  link.download = `niugui-game-${gameId}.json`;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
 async function leaderboard(onPlayer, current) {

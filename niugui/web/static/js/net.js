@@ -1,5 +1,6 @@
 // Talking to the server: HTTP (sessions, lobby, history, records) and one WebSocket that reconnects
-// by itself with backoff (docs/protocol.md). The session token lives in localStorage.
+// by itself with backoff (docs/protocol.md). The session token lives in localStorage; it goes to the
+// server in an Authorization header or in the WebSocket's first message (auth), never in a URL.
 
 const TOKEN_KEY = "niugui.token";
 const ACCOUNT_KEY = "niugui.account";
@@ -57,6 +58,17 @@ export async function api(method, path, body, { raw = false } = {}) {
   return data;
 }
 
+/** Sign out: the server ends the session (with `everywhere`, every session of the account), then the
+ * page forgets it. The page forgets it even when the server cannot be reached. */
+export async function signOut(everywhere = false) {
+  try {
+    if (session.token) await api("POST", "/api/logout", { everywhere });
+  } catch {
+    // offline or already expired: forgetting the token here is all that is left to do
+  }
+  session.clear();
+}
+
 /** A request refused by the server: `code`, `rule` and the server's message. */
 export class RequestError extends Error {
   constructor(message) {
@@ -108,11 +120,11 @@ export class Connection {
     clearTimeout(this.retryTimer);
     if (!session.token) return;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws?token=${encodeURIComponent(session.token)}`);
+    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
     this.ws = ws;
     this.setStatus(this.attempt ? "reconnecting" : "connecting");
     ws.onopen = () => {
-      this.attempt = 0;
+      ws.send(JSON.stringify({ type: "auth", id: "auth", token: session.token })); // answered by welcome
       this.lastPong = Date.now();
       clearInterval(this.pingTimer);
       this.pingTimer = setInterval(() => this.heartbeat(), 5000);
@@ -134,7 +146,10 @@ export class Connection {
         }
         return;
       }
-      if (msg.type === "welcome") this.setStatus("online");
+      if (msg.type === "welcome") {
+        this.attempt = 0; // backoff starts again only once the server has let us in (not at 4429)
+        this.setStatus("online");
+      }
       this.onMessage && this.onMessage(msg);
     };
     ws.onclose = (event) => {

@@ -179,13 +179,12 @@ export class ReplayScreen {
   show() {
     const { view, hands, action } = this.steps[this.step];
     const replay = this.replay;
-    const flip = replay.flip ? { card: replay.flip.card, count: replay.flip.value, seat: replay.flip.first_drawer } : null;
-    const players = this.names.map((name, s) => ({ name, bot: Boolean(replay.seats[s].bot) }));
+    const seats = replay.seats.map((player, s) => ({ seat: s, player: { id: null, ...player }, online: true, autoplay: false, ready: false }));
     // After a trick, the table shows it faded (as in a live game): the last step that had one.
     let before = this.step;
     while (before > 0 && !this.steps[before].view.trick.length) before--;
     this.view.lastTrick = this.steps[before].view.trick;
-    this.view.update({ view, hands, me: null, bottom: this.bottom, players, flip });
+    this.view.update({ view, hands, me: null, bottom: this.bottom, seats, flip: replay.flip });
     this.root.dataset.step = String(this.step);
     this.range.value = String(this.step);
     this.stepLabel.textContent = t("step", { i: this.step, n: this.steps.length - 1 });

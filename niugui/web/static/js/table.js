@@ -14,10 +14,14 @@ export const seatAt = (bottom, rel) => (bottom + rel) % 4;
 /** A bot's name in the page's language: 机器人2 / Bot 2 (its level is in the table's settings). */
 export const botName = (seat, level) => `${t("bot")}${getLang() === "zh" ? "" : " "}${seat + 1}`;
 
+/** Who sits in a seat, from the table state's `seats` (docs/protocol.md `SeatState`): null when empty. */
+const playerAt = (state, seat) => (state.seats && state.seats[seat] && state.seats[seat].player) || null;
+
+/** A seat's name: its player's nickname, a bot's name, or "Seat n". */
 export function seatName(state, seat) {
-  const p = state.players && state.players[seat];
+  const p = playerAt(state, seat);
   if (!p) return `${t("seat")} ${seat + 1}`;
-  return p.name || `${t("seat")} ${seat + 1}`;
+  return p.bot ? botName(seat, p.bot) : p.nickname || `${t("seat")} ${seat + 1}`;
 }
 
 export class TableView {
@@ -104,7 +108,9 @@ export class TableView {
     this.root.append(this.felt, this.meBar, this.msgLine, this.actionsBar, this.handWrap);
   }
 
-  /** Show a new state: {view, me, players, totals, deadline, flip, pending}; a replay adds hands. */
+  /** Show a new state: {view, me, seats, totals, deadline, flip, pending} — `view`, `seats`, `totals`
+   *  and `flip` exactly as the protocol sends them (the view, and TableState's fields); a replay adds
+   *  hands. */
   update(state) {
     const prev = this.state;
     this.state = state;
@@ -153,15 +159,15 @@ export class TableView {
   seatPanel(seat, pos) {
     const s = this.state;
     const view = s.view;
-    const p = (s.players && s.players[seat]) || null;
+    const p = playerAt(s, seat);
     const box = el("div", "seat");
     box.dataset.seat = String(seat);
     box.dataset.pos = pos;
     if (view && view.to_move === seat && !view.over) box.classList.add("to-move");
-    const avatar = el("div", `avatar${p && p.bot ? " bot" : ""}`, p ? (p.bot ? "AI" : [...(p.name || "?")][0].toUpperCase()) : "·");
+    const avatar = el("div", `avatar${p && p.bot ? " bot" : ""}`, p ? (p.bot ? "AI" : [...(p.nickname || "?")][0].toUpperCase()) : "·");
     box.append(avatar);
     const meta = el("div", "meta");
-    meta.append(el("div", "name", s.players && !p ? `${t("seat")} ${seat + 1} · ${t("empty_seat")}` : seatName(s, seat)));
+    meta.append(el("div", "name", s.seats && !p ? `${t("seat")} ${seat + 1} · ${t("empty_seat")}` : seatName(s, seat)));
     if (view) {
       const count = el("div", "count");
       count.append(cardBack());
@@ -193,7 +199,8 @@ export class TableView {
   badges(seat) {
     const s = this.state;
     const view = s.view;
-    const p = (s.players && s.players[seat]) || null;
+    const p = playerAt(s, seat);
+    const st = p ? s.seats[seat] : null;
     const badges = el("div", "badges");
     if (view) {
       for (const m of view.marks[seat] || []) {
@@ -214,17 +221,17 @@ export class TableView {
         badges.append(el("span", "chip place p3", t("place_3")));
       }
     }
-    if (p && p.autoplay) {
+    if (st && st.autoplay) {
       const chip = el("span", "chip autoplay", t("autoplay"));
       chip.dataset.chip = "autoplay";
       badges.append(chip);
     }
-    if (p && s.between && p.ready && !p.bot) {
+    if (st && s.between && st.ready && !p.bot) {
       const chip = el("span", "chip ready", t("ready"));
       chip.dataset.chip = "ready";
       badges.append(chip);
     }
-    if (p && p.offline) {
+    if (st && !p.bot && !st.online) {
       const chip = el("span", "chip offline", t("offline"));
       chip.dataset.chip = "offline";
       badges.append(chip);
@@ -275,8 +282,9 @@ export class TableView {
     this.note.innerHTML = "";
     this.note.append(el("div", "", `↺ ${t("order")}`));
     if (s.flip && view && !noCardPlayed(view)) {
-      const line = el("div", "", `${t("flip")} ${cardText(s.flip.card, getLang())} → ${seatName(s, s.flip.seat)}`);
+      const line = el("div", "", `${t("flip")} ${cardText(s.flip.card, getLang())} → ${seatName(s, s.flip.first_drawer)}`);
       line.dataset.role = "flip";
+      line.dataset.seat = String(s.flip.first_drawer);
       this.note.append(line);
     } else if (view && !noCardPlayed(view) && view.first_drawer !== null && view.first_drawer !== undefined) {
       const line = el("div", "", t("first_drawer", { name: seatName(s, view.first_drawer) }));
@@ -287,9 +295,11 @@ export class TableView {
     if (s.flip && (!view || noCardPlayed(view))) {
       const box = el("div", "flip-box");
       box.dataset.role = "flip";
+      box.dataset.seat = String(s.flip.first_drawer);
+      box.dataset.value = String(s.flip.value);
       box.append(el("span", "", `${t("flip")}:`));
       box.append(cardElement(s.flip.card, { size: "sm", attr: "flip" }));
-      box.append(el("span", "", t("flip_text", { card: cardText(s.flip.card, getLang()), n: s.flip.count ?? "", name: seatName(s, s.flip.seat) })));
+      box.append(el("span", "", t("flip_text", { card: cardText(s.flip.card, getLang()), n: s.flip.value ?? "", name: seatName(s, s.flip.first_drawer) })));
       this.centerInfo.append(box);
     } else if (view && noCardPlayed(view) && view.first_drawer !== null && view.first_drawer !== undefined) {
       const line = el("div", "order-text", t("first_drawer", { name: seatName(s, view.first_drawer) }));
@@ -307,7 +317,7 @@ export class TableView {
     this.meBar.dataset.seat = String(bottom);
     const mine = s.me !== null && s.me !== undefined;
     this.meBar.classList.toggle("to-move", Boolean(view && view.to_move === bottom && !view.over));
-    const p = s.players && s.players[bottom];
+    const p = playerAt(s, bottom);
     const nameEl = el("span", "name", seatName(s, bottom) + (mine && !this.replay ? ` (${t("you")})` : ""));
     this.meBar.append(nameEl);
     if (view && (!mine || this.replay)) {

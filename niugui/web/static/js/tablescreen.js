@@ -5,7 +5,7 @@
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { resultPanel } from "./result.js";
-import { TableView, botName, seatName } from "./table.js";
+import { TableView, seatName } from "./table.js";
 import { el } from "./dom.js";
 
 export class TableScreen {
@@ -110,15 +110,6 @@ export class TableScreen {
       const text = error.message || String(error);
       this.tableView.showError(text);
     }
-  }
-
-  players() {
-    if (!this.tstate) return [null, null, null, null];
-    return this.tstate.seats.map((s) =>
-      s.player
-        ? { name: s.player.bot ? botName(s.seat, s.player.bot) : s.player.nickname, bot: Boolean(s.player.bot), autoplay: s.autoplay, offline: !s.player.bot && !s.online, ready: s.ready }
-        : null,
-    );
   }
 
   renderBar() {
@@ -241,15 +232,14 @@ export class TableScreen {
     data.status = st ? st.status : "";
     data.synced = String(Boolean(this.synced));
     const deadline = st && st.deadline ? (st.deadline + this.clockOffset) * 1000 : null;
-    const flip = st && st.flip ? { card: st.flip.card, count: st.flip.value, seat: st.flip.first_drawer } : null;
     const center = !view || (st && st.status !== "playing" && !view.over) ? this.waitingBox() : null;
     this.tableView.update({
       view,
       me: st ? st.you : null,
-      players: this.players(),
+      seats: st ? st.seats : null,
       totals: st ? st.totals : null,
       deadline,
-      flip,
+      flip: st ? st.flip : null,
       centerExtra: center,
       offline: !this.synced,
       between: Boolean(st && st.status === "between"),
@@ -285,7 +275,7 @@ export class TableScreen {
       if (this.tstate && this.tstate.game_id === gameId) this.renderOverlay();
       return;
     }
-    const names = [0, 1, 2, 3].map((s) => seatName({ players: this.players() }, s));
+    const names = [0, 1, 2, 3].map((s) => seatName(st, s));
     const me = st.you;
     const buttons = [];
     const mineReady = me !== null && me !== undefined && st.seats[me].ready;

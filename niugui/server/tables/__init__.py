@@ -1,0 +1,37 @@
+"""One table of the server, split by responsibility (docs: ARCHITECTURE.md, "server"):
+
+- :mod:`.state` — the table's state and :func:`reduce`, which applies a stored event (pure);
+- :mod:`.commands` — a request → the events it causes, checked with the engine (pure);
+- :mod:`.fanout` — each recipient's frame, built from the protocol models, and the replay buffer;
+- :mod:`.clock` — what the table waits for (turn timers, bots' moves, grace periods) and its timers;
+- :mod:`.table` — the glue: command → store → reduce → fan-out → clock, one job at a time.
+"""
+
+from .bots import ExecutorBots
+from .clock import Clock, Due, turn_due
+from .commands import Fault, Step
+from .fanout import Client, FanOut, Sent
+from .state import Deal, SeatSlot, Stored, TableState, reduce
+from .table import Answer, Reply, Services, Table, no_reply
+
+__all__ = [
+    "Answer",
+    "Client",
+    "Clock",
+    "Deal",
+    "Due",
+    "ExecutorBots",
+    "FanOut",
+    "Fault",
+    "Reply",
+    "SeatSlot",
+    "Sent",
+    "Services",
+    "Step",
+    "Stored",
+    "Table",
+    "TableState",
+    "no_reply",
+    "reduce",
+    "turn_due",
+]

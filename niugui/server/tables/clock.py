@@ -1,0 +1,122 @@
+"""The clock: what a table is waiting for (a turn timer, a bot's move, a seat's grace period) and the
+timers that say so when it is due.
+
+:func:`turn_due` is pure: what the seat to move is waiting for, from the state alone. :class:`Clock`
+keeps one timer for the turn and one per offline seat, re-armed only when what is due changes, and
+tells the glue (``on_due``) when one goes off; it never changes the table itself.
+
+>>> from niugui.server.tables.state import TableState
+>>> turn_due(TableState("t1", creator="a1", code=None)) is None   # no game: nothing is due
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Literal, Protocol
+
+from .state import TableState
+
+
+@dataclass(frozen=True, slots=True)
+class Due:
+    """Something a table waits for. ``turn`` names the turn (stale timers are recognised by it)."""
+
+    kind: Literal["timeout", "bot", "grace"]
+    seat: int
+    turn: tuple[int, int] | None = None
+    at: float | None = None
+    """For a timeout: the UNIX time it falls due (the state's ``deadline``)."""
+
+
+def turn_due(state: TableState) -> Due | None:
+    """What the seat to move is waiting for: its turn timer (a human), or a bot's move (a bot, or a
+    human seat in 托管); ``None`` when no game is waiting on anyone."""
+    turn = state.turn
+    if turn is None or state.game is None or state.game.to_move is None:
+        return None
+    seat = state.game.to_move
+    deadline = state.deadline
+    if deadline is not None:
+        return Due("timeout", seat, turn, deadline)
+    return Due("bot", seat, turn)
+
+
+def grace_seats(state: TableState, leaving: Mapping[int, str]) -> set[int]:
+    """Seats whose player is away: each has a grace period before it counts as gone (R35)."""
+    return {n for n, slot in enumerate(state.seats) if slot.human and not slot.online and n not in leaving}
+
+
+class Handle(Protocol):
+    def cancel(self) -> None: ...
+
+
+class Timers(Protocol):
+    """What the clock needs of an event loop (``asyncio``'s ``call_later``; a fake one in tests)."""
+
+    def call_later(self, delay: float, callback: Callable[[Due], None], due: Due, /) -> Handle: ...
+
+
+class Clock:
+    """One table's timers."""
+
+    def __init__(
+        self,
+        timers: Timers,
+        on_due: Callable[[Due], None],
+        *,
+        bot_delay: float,
+        grace_seconds: float,
+        now: Callable[[], float],
+    ) -> None:
+        self._timers = timers
+        self._on_due = on_due
+        self._bot_delay = bot_delay
+        self._grace_seconds = grace_seconds
+        self._now = now
+        self._turn: tuple[Due, Handle] | None = None
+        self._grace: dict[int, Handle] = {}
+
+    @property
+    def armed(self) -> Due | None:
+        """What the turn timer is armed for."""
+        return None if self._turn is None else self._turn[0]
+
+    def sync(self, state: TableState, leaving: Mapping[int, str], busy: Due | None = None) -> None:
+        """Arm what the state makes due and cancel what it no longer does. ``busy``: what a bot is
+        choosing for already (nothing is armed for it)."""
+        due = turn_due(state)
+        if due == busy:
+            due = None
+        if self.armed != due:
+            self._cancel_turn()
+            if due is not None:
+                delay = self._bot_delay if due.at is None else max(0.0, due.at - self._now())
+                self._turn = (due, self._timers.call_later(delay, self._fire, due))
+        away = grace_seats(state, leaving)
+        for seat in list(self._grace):
+            if seat not in away:
+                self._grace.pop(seat).cancel()
+        for seat in away:
+            if seat not in self._grace:
+                grace = Due("grace", seat)
+                self._grace[seat] = self._timers.call_later(self._grace_seconds, self._fire, grace)
+
+    def stop(self) -> None:
+        self._cancel_turn()
+        for handle in self._grace.values():
+            handle.cancel()
+        self._grace.clear()
+
+    def _cancel_turn(self) -> None:
+        if self._turn is not None:
+            self._turn[1].cancel()
+            self._turn = None
+
+    def _fire(self, due: Due) -> None:
+        if due.kind == "grace":
+            self._grace.pop(due.seat, None)
+        elif self._turn is not None and self._turn[0] == due:
+            self._turn = None
+        self._on_due(due)

@@ -1,0 +1,384 @@
+"""Commands: a request (or what the clock says is due) → the events it causes.
+
+Each command reads the table's state, checks the request (actions with the engine's ``check_play`` /
+``check_pass``, which change nothing) and returns the :class:`Step` s to store — it neither applies
+nor sends them; a refused request raises :class:`Fault` and returns nothing. The glue stores the
+steps, applies them with :func:`~niugui.server.tables.state.reduce`, then asks :func:`follow_up`
+what the new state makes due (the end of a game, the next deal).
+
+>>> from niugui.server.tables.state import TableState
+>>> state = TableState("t1", creator="a1", code=None)
+>>> seat, steps = sit(state, "a1", "阿丽", None)
+>>> seat, steps[0].event.kind, state.seat_of("a1")   # returned, not applied
+(0, 'seat_taken', None)
+>>> act(state, "a1", ["D4"])
+Traceback (most recent call last):
+...
+niugui.server.tables.commands.Fault: you hold no seat at this table; you cannot act for another seat
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Protocol
+
+from niugui import fairness
+from niugui.cards import Card, cards_of
+from niugui.game import Game, IllegalMove
+from niugui.record import PlayerRef as Seated
+from niugui.record import new_meta, record_of_game
+
+from ..protocol import (
+    PROTOCOL_VERSION,
+    AnyEvent,
+    By,
+    EvAutoplay,
+    EvDeal,
+    EvEscape,
+    EvFlip,
+    EvGameOver,
+    EvPass,
+    EvPlay,
+    EvPresence,
+    EvReady,
+    EvSeatLeft,
+    EvSeatTaken,
+    EvSettings,
+    EvTableFinished,
+    FlipInfo,
+    LeaveReason,
+    PlayerRef,
+    ResultView,
+    Reveal,
+    TableSettings,
+)
+from ..store import LedgerEntry
+from .state import Deal, TableState, status_after
+
+
+class Fault(Exception):
+    """A refused request: becomes an ``error`` message with this code (and rule)."""
+
+    def __init__(self, code: str, message: str, rule: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.rule = rule
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """What a finished game adds to the store besides its ``game_over`` event."""
+
+    record: dict[str, Any]
+    entries: list[LedgerEntry]
+
+
+@dataclass(slots=True)
+class Step:
+    """One event to store, with what the store keeps beside it (a deal's hidden part, a game's end)."""
+
+    event: AnyEvent
+    deal: Deal | None = None
+    finish: Finish | None = None
+
+
+REVEALED = ("scheme", "protocol", "commitment", "salt", "statement", "seal_key", "chain", "seal")
+"""The fairness proof's fields that the game_over event reveals (protocol ``Reveal``)."""
+
+
+class Dealer(Protocol):
+    """Where a deal's randomness comes from (:mod:`niugui.fairness`; seeded in tests)."""
+
+    def turn_up(self) -> Card: ...
+
+    def shuffled_deck(self) -> list[str]: ...
+
+    def new_secret(self) -> str: ...
+
+
+class FairDealer:
+    """The server's dealer: the operating system's CSPRNG (:mod:`niugui.fairness`)."""
+
+    def turn_up(self) -> Card:
+        return fairness.turn_up()
+
+    def shuffled_deck(self) -> list[str]:
+        return fairness.shuffled_deck()
+
+    def new_secret(self) -> str:
+        return fairness.new_secret()
+
+
+def iso(now: float) -> str:
+    """A record's time: ISO 8601, UTC, to the second."""
+    return datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds")
+
+
+def steps(*events: AnyEvent) -> list[Step]:
+    return [Step(event) for event in events]
+
+
+# ---- seats -------------------------------------------------------------------------------------------
+
+
+def sit(state: TableState, account_id: str, nickname: str, seat: int | None) -> tuple[int, list[Step]]:
+    if state.status == "finished":
+        raise Fault("bad_state", "this table has finished its games")
+    if state.seat_of(account_id) is not None:
+        raise Fault("already_seated", "you already hold a seat at this table (one seat per player)")
+    if state.status == "playing":
+        raise Fault("bad_state", "a game is in progress; watch until it ends")
+    if seat is None:
+        free = [n for n, slot in enumerate(state.seats) if slot.player is None]
+        if not free:
+            raise Fault("table_full", "no free seat at this table")
+        seat = free[0]
+    elif state.seats[seat].player is not None:
+        raise Fault("seat_taken", f"seat {seat} is taken")
+    player = PlayerRef(id=account_id, nickname=nickname, bot=None)
+    return seat, steps(EvSeatTaken(kind="seat_taken", seat=seat, player=player))
+
+
+def seated(state: TableState, account_id: str) -> int:
+    """The requester's seat; refused when they hold none."""
+    seat = state.seat_of(account_id)
+    if seat is None:
+        raise Fault("forbidden", "you hold no seat at this table")
+    return seat
+
+
+def vacate(state: TableState, seat: int, reason: LeaveReason) -> tuple[list[Step], bool]:
+    """Free a seat: the events now, and whether the seat still leaves when the game ends.
+
+    During a game, while it holds cards, that is an escape (R35) which ends the game; a seat that
+    has gone out already leaves when the game is over.
+    """
+    game = state.game
+    if state.status == "playing" and game is not None and not game.over:
+        if game.count(seat) > 0:
+            return steps(EvEscape(kind="escape", seat=seat, reason=reason)), True
+        return [], True
+    return steps(EvSeatLeft(kind="seat_left", seat=seat, reason=reason)), False
+
+
+def fill_bots(state: TableState, account_id: str) -> list[Step]:
+    if account_id != state.creator:
+        raise Fault("forbidden", "only the table's creator can fill seats with bots")
+    if state.status in ("playing", "finished"):
+        raise Fault("bad_state", f"the table is {state.status}")
+    level = state.settings.bot_level
+    return steps(
+        *(
+            EvSeatTaken(
+                kind="seat_taken", seat=n, player=PlayerRef(id=None, nickname=f"{level} bot {n}", bot=level)
+            )
+            for n, slot in enumerate(state.seats)
+            if slot.player is None
+        )
+    )
+
+
+def update_settings(state: TableState, account_id: str, settings: TableSettings) -> list[Step]:
+    if account_id != state.creator:
+        raise Fault("forbidden", "only the table's creator can change its settings")
+    if state.status in ("playing", "finished"):
+        raise Fault("bad_state", f"settings cannot change while the table is {state.status}")
+    if settings.private != state.settings.private:
+        raise Fault("bad_state", "a table is public or private from its creation; create a new table")
+    return steps(EvSettings(kind="settings_changed", settings=settings))
+
+
+def ready(state: TableState, account_id: str) -> list[Step]:
+    seat = seated(state, account_id)
+    if state.status == "playing":
+        raise Fault("bad_state", "a game is in progress")
+    return [] if state.seats[seat].ready else steps(EvReady(kind="ready", seat=seat))
+
+
+# ---- presence and 托管 ----------------------------------------------------------------------------
+
+
+def came_online(state: TableState, seat: int) -> list[Step]:
+    """A seated player is connected again: online, and 托管 from the disconnect ends."""
+    slot = state.seats[seat]
+    events: list[AnyEvent] = []
+    if not slot.online:
+        events.append(EvPresence(kind="presence", seat=seat, online=True))
+    if slot.autoplay and slot.autoplay_reason == "offline":
+        events.append(EvAutoplay(kind="autoplay", seat=seat, on=False, reason="back"))
+    return steps(*events)
+
+
+def went_offline(state: TableState, seat: int) -> list[Step]:
+    """A seated player's last connection dropped: offline, and 托管 at once during a game (the grace
+    period before it counts as an escape is the clock's)."""
+    slot = state.seats[seat]
+    events: list[AnyEvent] = []
+    if slot.online:
+        events.append(EvPresence(kind="presence", seat=seat, online=False))
+    if state.status == "playing" and not slot.autoplay:
+        events.append(EvAutoplay(kind="autoplay", seat=seat, on=True, reason="offline"))
+    return steps(*events)
+
+
+def resume(state: TableState) -> list[Step]:
+    """After a restart nobody is connected: every human seat is offline (托管 during a game)."""
+    result: list[Step] = []
+    status = state.status
+    for n, slot in enumerate(state.seats):
+        if slot.human:
+            if slot.online:
+                result.append(Step(EvPresence(kind="presence", seat=n, online=False)))
+            if status == "playing" and not slot.autoplay:
+                result.append(Step(EvAutoplay(kind="autoplay", seat=n, on=True, reason="offline")))
+    return result
+
+
+def set_autoplay(state: TableState, account_id: str, on: bool) -> list[Step]:
+    seat = seated(state, account_id)
+    if state.seats[seat].autoplay == on:
+        return []
+    return steps(EvAutoplay(kind="autoplay", seat=seat, on=on, reason="player"))
+
+
+def timed_out(state: TableState, seat: int) -> list[Step]:
+    """The seat's turn timer ran out (the bot then plays this turn, ``by: "timeout"``): the second
+    time in a row the seat stays in 托管."""
+    slot = state.seats[seat]
+    if slot.timeouts + 1 >= 2 and not slot.autoplay:
+        return steps(EvAutoplay(kind="autoplay", seat=seat, on=True, reason="timeout"))
+    return []
+
+
+# ---- actions --------------------------------------------------------------------------------------
+
+
+def act(state: TableState, account_id: str, cards: Sequence[str] | None) -> list[Step]:
+    """A player's play (``cards``) or pass (None) in their own seat; their 托管 ends."""
+    seat = state.seat_of(account_id)
+    if seat is None:
+        raise Fault("forbidden", "you hold no seat at this table; you cannot act for another seat")
+    game = _game_in_progress(state)
+    action = checked_action(game, seat, cards, "player")
+    if state.seats[seat].autoplay:
+        return steps(EvAutoplay(kind="autoplay", seat=seat, on=False, reason="player"), action)
+    return steps(action)
+
+
+def bot_action(state: TableState, seat: int, cards: Sequence[str] | None, by: By) -> list[Step]:
+    """A bot's (or 托管's) answer for ``seat``, checked like a player's."""
+    return steps(checked_action(_game_in_progress(state), seat, cards, by))
+
+
+def checked_action(game: Game, seat: int, cards: Sequence[str] | None, by: By) -> EvPlay | EvPass:
+    """The event of an action, checked by the engine (which changes nothing); canonical card codes."""
+    try:
+        if cards is None:
+            game.check_pass(seat)
+            return EvPass(kind="pass", seat=seat, by=by)
+        combo = game.check_play(cards, seat)
+    except IllegalMove as error:
+        raise Fault("illegal_move", str(error), error.rule) from None
+    except ValueError as error:  # not a card code
+        raise Fault("illegal_move", f"{error} (R6)", "R6") from None
+    return EvPlay(kind="play", seat=seat, play=[str(c) for c in cards_of(combo.mask)], by=by)
+
+
+def _game_in_progress(state: TableState) -> Game:
+    game = state.game
+    if state.status != "playing" or game is None or game.over:
+        raise Fault("bad_state", "no game is in progress at this table")
+    return game
+
+
+# ---- what a new state makes due ---------------------------------------------------------------------
+
+
+def follow_up(
+    state: TableState, leaving: Mapping[int, LeaveReason], dealer: Dealer, now: float
+) -> list[Step]:
+    """What the state makes due by itself: the end of a game that is over, or the next deal."""
+    game = state.game
+    if state.status == "playing" and game is not None and game.over:
+        return finish_game(state, leaving, now)
+    return start_game(state, dealer, now)
+
+
+def start_game(state: TableState, dealer: Dealer, now: float) -> list[Step]:
+    """翻牌 (when the first drawer is not known, R8) and the deal, once four seats are taken, every
+    seat is ready and at least one is human (bots alone do not play)."""
+    if state.status not in ("waiting", "between"):
+        return []
+    if not all(slot.player is not None and slot.ready for slot in state.seats):
+        return []
+    if not any(slot.human for slot in state.seats):
+        return []
+    result: list[Step] = []
+    first = state.series.first_drawer(dealer.turn_up)  # 翻牌, or the previous 上游 (R8)
+    if first.flip is not None:
+        flip = FlipInfo.model_validate(first.flip)
+        result.append(Step(EvFlip(kind="flip", card=flip.card, value=flip.value, first_drawer=first.seat)))
+    deck = dealer.shuffled_deck()
+    secret = dealer.new_secret()  # kept in the store's game row until the game is over
+    game_no = state.game_no + 1
+    players = [Seated(id=p.id, nickname=p.nickname, bot=p.bot) for s in state.seats if (p := s.player)]
+    meta: dict[str, Any] = dict(
+        new_meta("niugui serve", game_no, players, first, table=state.id, started_at=iso(now))
+    )
+    # The commitment covers the deck, the first drawer and how it was chosen, the seats, the variant
+    # and the protocol version; it is published in the deal event, before any action.
+    dealt = Game.from_deck(deck, first.seat)
+    meta["fairness"] = fairness.commit(secret, record_of_game(dealt, meta), PROTOCOL_VERSION)
+    commitment: str = meta["fairness"]["commitment"]
+    deal = EvDeal(
+        kind="deal",
+        game_no=game_no,
+        game_id=0,  # the store gives the game its id
+        first_drawer=first.seat,
+        first_drawer_by=first.by,
+        commitment=commitment,
+    )
+    result.append(Step(deal, deal=Deal(game_no, first.seat, tuple(deck), secret, commitment, meta)))
+    return result
+
+
+def finish_game(state: TableState, leaving: Mapping[int, LeaveReason], now: float) -> list[Step]:
+    """A game that is over: its ``game_over`` (record, ledger, the deal revealed), the seats that
+    leave with it, and ``table_finished`` after the table's last game."""
+    game, deal = state.game, state.deal
+    assert game is not None and game.result is not None and deal is not None and state.game_id is not None
+    result = game.result
+    meta = {**deal.meta, "finished_at": iso(now)}
+    record = record_of_game(game, meta)
+    proof = meta.get("fairness")
+    if isinstance(proof, dict) and proof.get("scheme") == fairness.SCHEME:
+        # revealed now it is over: the salt, the statement, the chain over the actions and its seal
+        record["meta"]["fairness"] = proof = fairness.reveal(deal.salt, record)
+    else:  # a game dealt before scheme 2 (its meta has the proof at the top): reveal its salt
+        record["meta"]["salt"] = deal.salt
+        proof = {"scheme": fairness.SCHEME_V1, "commitment": deal.commitment, "salt": deal.salt}
+    entries = [
+        LedgerEntry(seat, None if p is None else p.id, "" if p is None else p.nickname, result.scores[seat])
+        for seat, p in enumerate(state.players)
+    ]
+    totals = state.series.totals_with(result)
+    reveal = Reveal.model_validate(
+        {**{k: v for k, v in proof.items() if k in REVEALED}, "deck": list(deal.deck)}
+    )
+    over = EvGameOver(
+        kind="game_over",
+        game_no=state.game_no,
+        game_id=state.game_id,
+        result=ResultView.model_validate(result.to_dict()),
+        totals=totals,
+        reveal=reveal,
+    )
+    done = [Step(over, finish=Finish(record, entries))]
+    for seat, reason in sorted(leaving.items()):
+        if state.seats[seat].player is not None:
+            done.append(Step(EvSeatLeft(kind="seat_left", seat=seat, reason=reason)))
+    if status_after(state.status, state, over) == "finished":
+        done.append(Step(EvTableFinished(kind="table_finished", totals=totals)))
+    return done

@@ -1,0 +1,168 @@
+"""Fan-out: who receives a table's events, the frame each of them gets, and the replay buffer.
+
+Each recipient's frame carries the engine's view for that recipient's seat (``view(None)`` for a
+spectator) and never anything built from another seat's hand (R11, R12). Every part of a frame is
+serialized once by its protocol model: the event once, the table state once, each seat's view once,
+however many connections share it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from niugui.game import SeatView
+
+from .. import protocol
+from ..protocol import SeatState, StateJson, TableSummary, event_frame, snapshot_frame, view_json
+from .state import TableState
+
+
+class Client(Protocol):
+    """A connection as a table sees it."""
+
+    account_id: str
+    nickname: str
+
+    def send(self, message: str) -> None:
+        """Queue a frame (JSON text) for this connection."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sent:
+    """An event as it went out: kept for reconnects (its JSON, serialized once)."""
+
+    seq: int
+    time: float
+    event: str
+
+
+OlderEvents = Callable[[int], Iterable[Sent]]
+"""Reads a table's stored events after a seq (for a reconnect that missed more than is kept)."""
+
+
+class FanOut:
+    def __init__(self, table_id: str, replay_limit: int, replay_max: int) -> None:
+        self.table_id = table_id
+        self.subscribers: dict[Client, None] = {}
+        self.recent: deque[Sent] = deque(maxlen=replay_limit)
+        self.replay_max = replay_max
+        self._state: tuple[int, StateJson] | None = None  # (state.changed, its JSON) between turns
+
+    # ---- building frames ----------------------------------------------------------------------------
+
+    def event_frames(self, state: TableState, sent: Sent) -> list[tuple[Client, str]]:
+        """The frame of a just-applied event for every subscriber; remembered for reconnects."""
+        self.recent.append(sent)
+        if not self.subscribers:
+            return []
+        shared = self.state_json(state)
+        recipients = [(client, state.seat_of(client.account_id)) for client in self.subscribers]
+        seats = {seat for _, seat in recipients}
+        views = {} if state.game is None else state.game.views(seats, history=False)
+        when = repr(sent.time)
+        frames = {
+            seat: event_frame(
+                self.table_id, sent.seq, when, sent.event, view_json(views.get(seat)), shared.for_seat(seat)
+            )
+            for seat in seats
+        }
+        return [(client, frames[seat]) for client, seat in recipients]
+
+    def state_json(self, state: TableState) -> StateJson:
+        """The table state serialized; kept while only the turn (and so the deadline) changes."""
+        cached = self._state
+        if cached is None or cached[0] != state.changed:
+            cached = self._state = (state.changed, StateJson(table_state(state)))
+        return cached[1].at(state.deadline)
+
+    def snapshot(self, state: TableState, seat: int | None) -> str:
+        """Everything ``seat`` may know of the table now (the view with its history)."""
+        view = seat_view(state, seat, history=True)
+        return snapshot_frame(
+            self.table_id, state.seq, view_json(view), self.state_json(state).for_seat(seat)
+        )
+
+    def catch_up(
+        self, state: TableState, seat: int | None, last_seq: int | None, older: OlderEvents
+    ) -> list[str]:
+        """What a (re)subscribing recipient needs: the events after ``last_seq`` (``replay: true``,
+        the last with the current view), or a snapshot when there is no ``last_seq`` or it missed
+        more than ``replay_max`` events."""
+        if last_seq is not None and last_seq >= state.seq:
+            return []  # up to date
+        missed: list[Sent] = []
+        if last_seq is not None and state.seq - last_seq <= self.replay_max:
+            oldest = self.recent[0].seq if self.recent else state.seq + 1
+            if last_seq + 1 >= oldest:
+                missed = [sent for sent in self.recent if sent.seq > last_seq]
+            else:  # older than what is kept in memory: read back from the store
+                missed = list(older(last_seq))
+        if not missed:
+            return [self.snapshot(state, seat)]
+        now = self.state_json(state).for_seat(seat)
+        last = view_json(seat_view(state, seat))
+        return [
+            event_frame(
+                self.table_id,
+                sent.seq,
+                sent.time,
+                sent.event,
+                last if i == len(missed) - 1 else "null",
+                now,
+                True,
+            )
+            for i, sent in enumerate(missed)
+        ]
+
+    def summary(self, state: TableState, for_account: str | None = None) -> TableSummary:
+        """The table as the lobby lists it (the join code only for its creator and players)."""
+        insider = for_account is not None and (
+            for_account == state.creator or state.seat_of(for_account) is not None
+        )
+        return TableSummary(
+            id=state.id,
+            name=state.settings.name,
+            private=state.settings.private,
+            code=state.code if insider else None,
+            status=state.status,
+            seats=[slot.player for slot in state.seats],
+            spectators=sum(1 for c in self.subscribers if state.seat_of(c.account_id) is None),
+            games_played=state.series.games,
+            settings=state.settings,
+        )
+
+
+def seat_view(state: TableState, seat: int | None, history: bool = False) -> SeatView | None:
+    """The engine's view for ``seat`` (None: a spectator) — the only source of game data sent out."""
+    if state.game is None:
+        return None
+    return state.game.view(seat, history=history)
+
+
+def table_state(state: TableState) -> protocol.TableState:
+    """The table around the game, as every recipient gets it (``you`` is added per recipient)."""
+    series = state.series
+    return protocol.TableState(
+        id=state.id,
+        name=state.settings.name,
+        private=state.settings.private,
+        code=state.code,
+        creator=state.creator,
+        settings=state.settings,
+        status=state.status,
+        seats=[
+            SeatState(seat=n, player=s.player, online=s.online, autoplay=s.autoplay, ready=s.ready)
+            for n, s in enumerate(state.seats)
+        ],
+        totals=list(series.totals),
+        games_played=series.games,
+        game_no=state.game_no,
+        game_id=state.game_id,
+        deadline=state.deadline,
+        commitment=None if state.deal is None else state.deal.commitment,
+        flip=state.flip,
+        you=None,
+    )

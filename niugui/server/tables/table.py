@@ -1,0 +1,410 @@
+"""The glue of one live table: request → command → store → reduce → fan-out → clock.
+
+A table does one thing at a time. Each request (or timer, or bot answer) becomes a *job*: the
+command checks it against the state and returns its steps; the writer stores them (off the event
+loop); only then are they applied with :func:`reduce` and their frames sent, and the job's reply
+(the ``ack``) follows its events. What the new state makes due by itself (a game's end, the next
+deal) is stored and applied the same way before the job is done; then the clock re-arms. Jobs that
+arrive meanwhile wait their turn, so every command sees a state that is entirely stored.
+
+The parts never call each other or back into the glue: commands return steps, fan-out returns
+frames, the clock reports what is due through the callback the glue gave it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from niugui.bots import Action, fallback_action
+
+from .. import logs
+from ..config import Config
+from ..metrics import Metrics
+from ..protocol import (
+    By,
+    EvDeal,
+    EvGameOver,
+    EvSeatLeft,
+    EvTableCreated,
+    EvTableFinished,
+    LeaveReason,
+    LobbyData,
+    SeatData,
+    TableData,
+    TableSettings,
+)
+from ..store import Write
+from ..writer import EventWriter
+from . import commands
+from .bots import BotRunner, Bots
+from .clock import Clock, Due, Timers, turn_due
+from .commands import Dealer, FairDealer, Fault, Step
+from .fanout import Client, FanOut, Sent
+from .state import Stored, TableState, reduce, status_after
+
+
+@dataclass(slots=True)
+class Answer:
+    """What a request's ``ack`` says: the table's last event when it was done, and the answer's data."""
+
+    seq: int | None = None
+    data: LobbyData | TableData | SeatData | None = None
+
+
+Reply = Callable[[Answer | BaseException], None]
+"""Called once per request: with its :class:`Answer`, or with the :class:`Fault` (or bug) that refused it."""
+
+
+def no_reply(_: Answer | BaseException) -> None:
+    pass
+
+
+@dataclass(slots=True)
+class Outcome:
+    """What a job decided: the steps to store, the data for its ack, and what to do once applied."""
+
+    steps: list[Step] = field(default_factory=list)
+    data: LobbyData | TableData | SeatData | None = None
+    then: Callable[[], None] | None = None
+
+
+Job = Callable[[], Outcome]
+
+
+@dataclass
+class Services:
+    """What tables share: where events are stored, the timers, where bots think, the dealer, the time."""
+
+    writer: EventWriter
+    timers: Timers
+    bots: BotRunner
+    older: Callable[[str, int], Iterable[Sent]]
+    """A table's stored events after a seq (for reconnects that missed more than is kept)."""
+    dealer: Dealer = field(default_factory=FairDealer)
+    now: Callable[[], float] = time.time
+
+
+class Table:
+    def __init__(
+        self,
+        state: TableState,
+        services: Services,
+        config: Config,
+        metrics: Metrics,
+        on_failure: Callable[[Table], None] | None = None,
+    ) -> None:
+        self.state = state
+        self.services = services
+        self.config = config
+        self.metrics = metrics
+        self.on_failure = on_failure
+        self.fanout = FanOut(state.id, config.replay_limit, config.replay_max)
+        self.clock = Clock(
+            services.timers,
+            self._due,
+            bot_delay=config.bot_delay,
+            grace_seconds=config.grace_seconds,
+            now=services.now,
+        )
+        self.bots = Bots()
+        self.leaving: dict[int, LeaveReason] = {}
+        """Seats that leave when the game in progress ends (stood up, or away past the grace period)."""
+        self.fresh = False
+        """Rebuilt after a failed write and nothing stored since (its own failure does not carry on)."""
+        self.closed = False
+        self._jobs: deque[tuple[Job, Reply]] = deque()
+        self._busy = False
+        self._pumping = False
+        self._thinking: Due | None = None  # what a bot is choosing for (nothing is armed for it)
+
+    @property
+    def id(self) -> str:
+        return self.state.id
+
+    # ---- requests -----------------------------------------------------------------------------------
+
+    def create(self, settings: TableSettings, reply: Reply) -> None:
+        """Store the table's first event (the table is new: nothing is stored yet)."""
+        state = self.state
+        event = EvTableCreated(kind="table_created", settings=settings, creator=state.creator)
+        self._submit(lambda: Outcome([Step(event)]), reply)
+
+    def subscribe(self, client: Client, last_seq: int | None, reply: Reply = no_reply) -> None:
+        """Add a recipient and bring it up to date (the events it missed, or a snapshot); a seated
+        player is back in their seat (online, 托管 from the disconnect ends)."""
+
+        def job() -> Outcome:
+            state = self.state
+            self.fanout.subscribers[client] = None
+            seat = state.seat_of(client.account_id)
+            for frame in self.fanout.catch_up(state, seat, last_seq, self._older):
+                client.send(frame)
+            todo = [] if seat is None else commands.came_online(state, seat)
+            return Outcome(todo, SeatData(seat=seat))
+
+        self._submit(job, reply)
+
+    def unsubscribe(self, client: Client, reply: Reply = no_reply) -> None:
+        """Remove a recipient; a seated player's last connection gone, the seat goes offline."""
+        self.fanout.subscribers.pop(client, None)
+
+        def job() -> Outcome:
+            state = self.state
+            seat = state.seat_of(client.account_id)
+            if seat is None or any(c.account_id == client.account_id for c in self.fanout.subscribers):
+                return Outcome()
+            return Outcome(commands.went_offline(state, seat))
+
+        self._submit(job, reply)
+
+    def sit(self, client: Client, seat: int | None, reply: Reply) -> None:
+        def job() -> Outcome:
+            state = self.state
+            taken, todo = commands.sit(state, client.account_id, client.nickname, seat)
+            if client not in self.fanout.subscribers:
+                self.fanout.subscribers[client] = None
+                client.send(self.fanout.snapshot(state, None))
+            return Outcome(todo, SeatData(seat=taken))
+
+        self._submit(job, reply)
+
+    def stand(self, client: Client, reply: Reply) -> None:
+        def job() -> Outcome:
+            return Outcome(self._vacate(commands.seated(self.state, client.account_id), "left"))
+
+        self._submit(job, reply)
+
+    def leave(self, client: Client, reply: Reply) -> None:
+        """Stand (if seated) and stop receiving the table's events."""
+
+        def job() -> Outcome:
+            seat = self.state.seat_of(client.account_id)
+            todo = [] if seat is None else self._vacate(seat, "left")
+            return Outcome(todo, then=lambda: self.fanout.subscribers.pop(client, None))
+
+        self._submit(job, reply)
+
+    def ready(self, client: Client, reply: Reply) -> None:
+        self._submit(lambda: Outcome(commands.ready(self.state, client.account_id)), reply)
+
+    def act(self, client: Client, cards: Sequence[str] | None, reply: Reply) -> None:
+        """A play (``cards``) or a pass (None) in the requester's seat."""
+        self._submit(lambda: Outcome(commands.act(self.state, client.account_id, cards)), reply)
+
+    def set_autoplay(self, client: Client, on: bool, reply: Reply) -> None:
+        self._submit(lambda: Outcome(commands.set_autoplay(self.state, client.account_id, on)), reply)
+
+    def fill_bots(self, client: Client, reply: Reply) -> None:
+        self._submit(lambda: Outcome(commands.fill_bots(self.state, client.account_id)), reply)
+
+    def update_settings(self, client: Client, settings: TableSettings, reply: Reply) -> None:
+        def job() -> Outcome:
+            return Outcome(commands.update_settings(self.state, client.account_id, settings))
+
+        self._submit(job, reply)
+
+    def resume(self, reply: Reply = no_reply) -> None:
+        """After a restart: every human is offline (托管) until they reconnect; the table goes on."""
+        self._submit(lambda: Outcome(commands.resume(self.state)), reply)
+
+    def carry_on(self, reply: Reply = no_reply) -> None:
+        """Go on from a rebuilt state (a game whose end was not stored is finished now)."""
+        self._submit(Outcome, reply)
+
+    def finish(self, reply: Reply = no_reply) -> None:
+        """End the table between games or before the first (an abandoned table: see expiry.py)."""
+
+        def job() -> Outcome:
+            if self.state.status not in ("waiting", "between"):
+                raise Fault("bad_state", f"the table is {self.state.status}")
+            totals = list(self.state.series.totals)
+            return Outcome([Step(EvTableFinished(kind="table_finished", totals=totals))])
+
+        self._submit(job, reply)
+
+    def close(self) -> None:
+        """Stop: timers off, and every waiting request refused (the table was replaced or dropped)."""
+        self.closed = True
+        self.clock.stop()
+        while self._jobs:
+            _, reply = self._jobs.popleft()
+            reply(Fault("server_error", "the table was reloaded after a failure; try again"))
+
+    # ---- reading ------------------------------------------------------------------------------------
+
+    def summary(self, for_account: str | None = None) -> TableData:
+        return TableData(table=self.fanout.summary(self.state, for_account))
+
+    # ---- the pipeline ----------------------------------------------------------------------------------
+
+    def _submit(self, job: Job, reply: Reply) -> None:
+        if self.closed:
+            reply(Fault("server_error", "the table was reloaded after a failure; try again"))
+            return
+        self._jobs.append((job, reply))
+        self._pump()
+
+    def _pump(self) -> None:
+        if self._pumping:
+            return
+        self._pumping = True
+        try:
+            while self._jobs and not self._busy and not self.closed:
+                job, reply = self._jobs.popleft()
+                try:
+                    outcome = job()
+                except Fault as fault:
+                    reply(fault)
+                    continue
+                except Exception as error:
+                    logs.exception("a table request failed", table=self.id)
+                    reply(error)
+                    continue
+                self._busy = True
+                self._run(outcome.steps, lambda error, o=outcome, r=reply: self._finished(o, r, error))  # type: ignore[misc]
+        finally:
+            self._pumping = False
+
+    def _finished(self, outcome: Outcome, reply: Reply, error: BaseException | None) -> None:
+        self._busy = False
+        if error is None and outcome.then is not None:
+            outcome.then()
+        if not self.closed:
+            self.clock.sync(self.state, self.leaving, self._thinking)
+        reply(error if error is not None else Answer(self.state.seq, outcome.data))
+        self._pump()
+
+    def _run(self, todo: list[Step], done: Callable[[BaseException | None], None]) -> None:
+        """Store ``todo``, apply it, and go on with what it makes due; then ``done``."""
+        state = self.state
+        if not todo:
+            todo = commands.follow_up(state, self.leaving, self.services.dealer, self.services.now())
+            if not todo:
+                done(None)
+                return
+        now = self.services.now()
+        status, seq = state.status, state.seq
+        writes = []
+        for step in todo:
+            seq += 1
+            status = status_after(status, state, step.event)
+            created = step.event.kind == "table_created"
+            writes.append(
+                Write(
+                    state.id,
+                    seq,
+                    now,
+                    status,
+                    step.event,
+                    deal=step.deal,
+                    record=None if step.finish is None else step.finish.record,
+                    entries=() if step.finish is None else step.finish.entries,
+                    creator=state.creator if created else None,
+                    code=state.code if created else None,
+                )
+            )
+        self.services.writer.submit(writes, lambda error: self._stored(todo, writes, error, done))
+
+    def _stored(
+        self,
+        todo: list[Step],
+        writes: list[Write],
+        error: BaseException | None,
+        done: Callable[[BaseException | None], None],
+    ) -> None:
+        if self.closed:
+            done(Fault("server_error", "the table was reloaded after a failure; try again"))
+            return
+        if error is not None:
+            logs.failure(
+                "store failed; reloading the table from the database", error, table=self.id, seq=writes[0].seq
+            )
+            if self.on_failure is not None:
+                self.on_failure(self)
+            done(Fault("server_error", "the server could not store this; the table was reloaded"))
+            return
+        self.fresh = False
+        for step, write in zip(todo, writes, strict=True):
+            self._apply(Stored(write.seq, write.time, step.event, step.deal), write.payload)
+        self._run([], done)
+
+    def _apply(self, stored: Stored, payload: str) -> None:
+        state = self.state
+        reduce(state, stored)
+        event = stored.event
+        self.metrics.event(event.kind)
+        if isinstance(event, EvSeatLeft):
+            self.leaving.pop(event.seat, None)
+        elif isinstance(event, EvDeal):
+            logs.info("game started", table=state.id, game_id=event.game_id, game_no=event.game_no)
+        elif isinstance(event, EvGameOver):
+            self.metrics.games.labels(event.result.outcome).inc()
+            logs.info("game over", table=state.id, game_id=event.game_id, outcome=event.result.outcome)
+        frames = self.fanout.event_frames(state, Sent(stored.seq, stored.time, payload))
+        for client, frame in frames:
+            client.send(frame)
+        self.metrics.sent.inc(len(frames))
+
+    def _vacate(self, seat: int, reason: LeaveReason) -> list[Step]:
+        todo, later = commands.vacate(self.state, seat, reason)
+        if later:
+            self.leaving[seat] = reason
+        return todo
+
+    def _older(self, after: int) -> Iterable[Sent]:
+        return self.services.older(self.id, after)
+
+    # ---- what the clock says is due ---------------------------------------------------------------------
+
+    def _due(self, due: Due) -> None:
+        self._submit(lambda: self._on_due(due), no_reply)
+
+    def _on_due(self, due: Due) -> Outcome:
+        state = self.state
+        if due.kind == "grace":
+            slot = state.seats[due.seat]
+            if slot.online or not slot.human:
+                return Outcome()
+            return Outcome(self._vacate(due.seat, "grace"))
+        if turn_due(state) != due or (self._thinking is not None and self._thinking.turn == due.turn):
+            return Outcome()  # the turn moved on meanwhile, or its bot is choosing already
+        seat = due.seat
+        if due.kind == "timeout":
+            return Outcome(commands.timed_out(state, seat), then=lambda: self._ask_bot(seat, "timeout"))
+        by: By = "autoplay" if state.seats[seat].human else "bot"
+        return Outcome(then=lambda: self._ask_bot(seat, by))
+
+    def _ask_bot(self, seat: int, by: By) -> None:
+        """Have the bot (or 托管) choose for ``seat``; its answer counts only if, when it comes, the
+        table still waits for the same thing (the same turn, 托管 not switched off meanwhile)."""
+        state = self.state
+        expected = turn_due(state)
+        if state.game is None or expected is None or expected.seat != seat:
+            return
+        self._thinking = expected
+        slot = state.seats[seat]
+        bot = self.bots.for_seat(seat, None if slot.human or slot.player is None else slot.player.bot)
+        view = state.game.view(seat)
+
+        def answered(action: Action | BaseException) -> None:
+            self._submit(lambda: self._bot_answer(expected, by, action), no_reply)
+
+        self.services.bots.ask(bot, view, self.config.bot_budget, answered)
+
+    def _bot_answer(self, expected: Due, by: By, action: Action | BaseException) -> Outcome:
+        if self._thinking == expected:
+            self._thinking = None
+        state = self.state
+        seat = expected.seat
+        if turn_due(state) != expected or state.game is None:
+            return Outcome()  # stale: someone acted, 托管 changed, or the game ended meanwhile
+        try:
+            if isinstance(action, BaseException):
+                raise action
+            return Outcome(commands.bot_action(state, seat, action, by))
+        except Exception:
+            logs.exception("bot move failed; playing the fallback", table=self.id, seat=seat)
+            return Outcome(commands.bot_action(state, seat, fallback_action(state.game.view(seat)), by))

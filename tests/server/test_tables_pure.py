@@ -1,0 +1,190 @@
+"""The table's state, reduce, commands and clock alone: no store, no event loop, no sockets."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from table_harness import SeededDealer
+
+from niugui import Game
+from niugui.server.protocol import EvDeal, EvTableCreated, TableSettings
+from niugui.server.tables import Fault, Step, Stored, TableState, reduce, turn_due
+from niugui.server.tables import commands as cmd
+from niugui.server.tables.clock import Clock, Due
+
+
+class Driver:
+    """Applies what commands return the way the glue does (minus the store): reduce, then follow-ups."""
+
+    def __init__(self, seed: int = 3, **settings: Any) -> None:
+        self.state = TableState("t1", creator="a0", code=None)
+        self.time = 1000.0
+        self.dealer = SeededDealer(seed)
+        self.leaving: dict[int, str] = {}
+        self.games = 0
+        self.apply(
+            [Step(EvTableCreated(kind="table_created", settings=TableSettings(**settings), creator="a0"))]
+        )
+
+    def apply(self, todo: list[Step], seconds: float = 1.0) -> list[str]:
+        """Apply the steps and what they make due; the kinds applied."""
+        kinds = []
+        while todo:
+            self.time += seconds
+            for step in todo:
+                if isinstance(step.event, EvDeal):
+                    self.games += 1
+                    step.event.game_id = self.games
+                reduce(self.state, Stored(self.state.seq + 1, self.time, step.event, step.deal))
+                kinds.append(step.event.kind)
+            todo = cmd.follow_up(self.state, self.leaving, self.dealer, self.time)
+        return kinds
+
+    def seat_everyone(self, humans: int = 4) -> list[str]:
+        for n in range(humans):
+            self.apply(cmd.sit(self.state, f"a{n}", f"p{n}", n)[1])
+        return self.apply(cmd.fill_bots(self.state, "a0")) if humans < 4 else []
+
+    @property
+    def game(self) -> Game:
+        assert self.state.game is not None
+        return self.state.game
+
+    def mover(self) -> str:
+        assert self.game.to_move is not None
+        return f"a{self.game.to_move}"
+
+
+def test_reduce_builds_a_table_from_events_and_derives_the_deadline_from_their_times() -> None:
+    d = Driver(turn_seconds=20)
+    assert d.seat_everyone() == []  # the fourth seat_taken started the game as a follow-up:
+    state = d.state
+    assert state.status == "playing" and state.game_no == 1 and state.flip is not None  # 翻牌 (R8)
+    assert d.game.first_drawer == state.flip.first_drawer
+    assert state.deadline == state.time + 20  # the leader's timer counts from the deal
+    assert all(not slot.ready for slot in state.seats)
+    deal_time = state.time
+    d.apply(cmd.set_autoplay(state, d.mover(), True), seconds=5)
+    assert state.deadline is None and turn_due(state) == Due("bot", d.game.to_move or 0, state.turn)
+    d.apply(cmd.set_autoplay(state, d.mover(), False), seconds=5)
+    assert state.deadline == deal_time + 20  # the same turn again: no fresh time (no stalling)
+    d.apply(cmd.set_autoplay(state, d.mover(), True), seconds=30)
+    d.apply(cmd.set_autoplay(state, d.mover(), False), seconds=1)
+    assert state.deadline == state.time + 20  # taken back after its time ran out: a fresh timer
+
+
+def test_commands_check_with_the_engine_and_change_nothing() -> None:
+    d = Driver()
+    d.seat_everyone()
+    state, game = d.state, d.game
+    seq, hands = state.seq, [game.hand_mask(s) for s in range(4)]
+    other = next(s for s in range(4) if s != game.to_move)
+    with pytest.raises(Fault) as refused:
+        cmd.act(state, f"a{other}", None)
+    assert refused.value.code == "illegal_move" and refused.value.rule == "R27"
+    with pytest.raises(Fault) as refused:
+        cmd.act(state, d.mover(), ["XX"])
+    assert refused.value.rule == "R6"
+    with pytest.raises(Fault) as refused:
+        cmd.act(state, d.mover(), None)  # a free lead cannot be passed (R27)
+    assert refused.value.rule == "R27"
+    with pytest.raises(Fault) as refused:
+        cmd.act(state, "stranger", ["D4"])
+    assert refused.value.code == "forbidden"
+    view = game.view(game.to_move)
+    play = cmd.act(state, d.mover(), list(reversed(view["legal_plays"][0])))
+    assert [s.event.kind for s in play] == ["play"]
+    assert play[0].event.play == view["legal_plays"][0]  # canonical order, as the view spells it  # type: ignore[union-attr]
+    assert state.seq == seq and [game.hand_mask(s) for s in range(4)] == hands  # returned, not applied
+    with pytest.raises(Fault):
+        cmd.sit(state, "late", "late", None)  # a game is in progress
+
+
+def test_a_whole_game_by_commands_then_an_escape_and_the_table_finishing() -> None:
+    d = Driver(games=2)
+    d.seat_everyone(humans=2)
+    state = d.state
+    kinds: list[str] = []
+    while state.status == "playing":
+        seat = d.game.to_move
+        assert seat is not None
+        view = d.game.view(seat)
+        action = None if view["can_pass"] else view["legal_plays"][0]
+        if state.seats[seat].human:
+            kinds += d.apply(cmd.act(state, f"a{seat}", action))
+        else:
+            kinds += d.apply(cmd.bot_action(state, seat, action, "bot"))
+    assert kinds[-1] == "game_over" and state.status == "between" and state.series.games == 1
+    assert sum(state.series.totals) == 0  # R33/R34
+    assert d.apply(cmd.ready(state, "a0")) == ["ready"]
+    assert d.apply(cmd.ready(state, "a1"))[-1] == "deal"  # every seat ready (bots are): the next game
+    assert state.game_no == 2 and state.status == "playing"
+    escaper = 1 if d.game.count(1) else 0
+    todo, later = cmd.vacate(state, escaper, "left")
+    assert later
+    d.leaving[escaper] = "left"
+    assert d.apply(todo) == ["escape", "game_over", "seat_left", "table_finished"]  # R35; 2 games played
+    assert state.status == "finished" and state.seats[escaper].player is None
+    assert d.game.result is not None and d.game.result.scores[escaper] == -9
+
+
+def test_going_offline_is_autoplay_and_coming_back_ends_it() -> None:
+    d = Driver()
+    d.seat_everyone()
+    state = d.state
+    assert d.apply(cmd.went_offline(state, 2)) == ["presence", "autoplay"]
+    assert not state.seats[2].online and state.seats[2].autoplay_reason == "offline"
+    assert d.apply(cmd.came_online(state, 2)) == ["presence", "autoplay"]
+    assert state.seats[2].online and not state.seats[2].autoplay
+
+
+def test_two_timeouts_in_a_row_put_the_seat_in_autoplay() -> None:
+    d = Driver()
+    d.seat_everyone(humans=1)
+    state = d.state
+    for expiry in (1, 2):
+        while d.game.to_move != 0:
+            seat = d.game.to_move
+            assert seat is not None
+            view = d.game.view(seat)
+            d.apply(cmd.bot_action(state, seat, None if view["can_pass"] else view["legal_plays"][0], "bot"))
+        steps = cmd.timed_out(state, 0)
+        assert [s.event.kind for s in steps] == ([] if expiry == 1 else ["autoplay"])
+        d.apply(steps)
+        view = d.game.view(0)
+        d.apply(cmd.bot_action(state, 0, None if view["can_pass"] else view["legal_plays"][0], "timeout"))
+        assert state.seats[0].timeouts == expiry
+    assert state.seats[0].autoplay and state.seats[0].autoplay_reason == "timeout"
+
+
+class Timers:
+    def __init__(self) -> None:
+        self.armed: list[tuple[float, Due]] = []
+
+    def call_later(self, delay: float, callback: Callable[[Due], None], due: Due, /) -> Any:
+        self.armed.append((delay, due))
+        return self
+
+    def cancel(self) -> None:
+        pass
+
+
+def test_the_clock_arms_what_is_due_once_and_a_grace_period_per_offline_seat() -> None:
+    d = Driver(turn_seconds=20)
+    d.seat_everyone(humans=1)
+    timers, fired = Timers(), []
+    clock = Clock(timers, fired.append, bot_delay=0.5, grace_seconds=60, now=lambda: d.time)
+    clock.sync(d.state, {})
+    clock.sync(d.state, {})  # nothing changed: nothing re-armed
+    due = turn_due(d.state)
+    assert due is not None and len(timers.armed) == 1 and timers.armed[0][1] == due
+    assert timers.armed[0][0] == (0.5 if due.kind == "bot" else pytest.approx(20 - 0))
+    clock.sync(d.state, {}, busy=due)  # a bot is choosing for it: nothing armed
+    assert clock.armed is None
+    d.apply(cmd.went_offline(d.state, 0))
+    clock.sync(d.state, {})
+    assert Due("grace", 0) in [armed for _, armed in timers.armed]
+    assert (60, Due("grace", 0)) in timers.armed
+    clock.stop()
