@@ -169,6 +169,7 @@ def deal_hands(deck: Sequence[int], first_drawer: int) -> list[int]:
 
 
 _DRAW_BITS = tuple((n + 1).bit_length() for n in range(DECK_SIZE))
+_CARD_MASKS = tuple(1 << card for card in range(DECK_SIZE))
 
 
 def shuffle(deck: list[int], rng: random.Random) -> None:
@@ -233,7 +234,8 @@ class Game:
     def __init__(self, hands: list[int], first_drawer: int, deck: list[int] | None = None) -> None:
         """Start from four hand masks (use the class methods, which check their input)."""
         self.first_drawer = first_drawer
-        self.deck = deck
+        self._deck = deck
+        self._drawn: list[int] | None = None  # the deck as card masks, when deal() shuffled those
         self._dealt = list(hands)
         self._hands = list(hands)
         self._black = [s for s, h in enumerate(hands) if h & BLACK_MASK]
@@ -262,13 +264,25 @@ class Game:
         ['H4', 'HK', 'S6']
         """
         rng: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
-        deck = list(range(DECK_SIZE))
-        shuffle(deck, rng)
+        drawn = list(_CARD_MASKS)  # the cards as masks: a seat's hand is then a sum of its cards
+        shuffle(drawn, rng)
         if first_drawer is None:
             first_drawer = rng.randrange(SEATS)
         else:
             _check_seat(first_drawer, "first_drawer")
-        return cls(deal_hands(deck, first_drawer), first_drawer, deck)
+        hands = [0] * SEATS
+        for turn in range(SEATS):  # R9: the cards drawn at turns turn, turn + 4, ... go to one seat
+            hands[(first_drawer - turn) % SEATS] = sum(drawn[turn::SEATS])
+        game = cls(hands, first_drawer)
+        game._drawn = drawn
+        return game
+
+    @property
+    def deck(self) -> list[int] | None:
+        """The deck in drawing order (card indices), when the game was dealt from one."""
+        if self._deck is None and self._drawn is not None:
+            self._deck = [mask.bit_length() - 1 for mask in self._drawn]
+        return self._deck
 
     @classmethod
     def from_deck(cls, deck: Iterable[int | str], first_drawer: int) -> Game:
