@@ -19,7 +19,7 @@ niugui.game.IllegalMove: S4 is not in seat 0's hand (R27: a seat plays only card
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from typing import Any, Literal, Required, TypedDict
 
 from .cards import DECK_SIZE, S2, S3, Card, cards_of, codes_of, mask_of, parse_cards
@@ -172,7 +172,7 @@ _DRAW_BITS = tuple((n + 1).bit_length() for n in range(DECK_SIZE))
 _CARD_MASKS = tuple(1 << card for card in range(DECK_SIZE))
 
 
-def shuffle(deck: list[int], rng: random.Random) -> None:
+def shuffle(deck: MutableSequence[Any], rng: random.Random) -> None:
     """Shuffle ``deck`` in place exactly as ``rng.shuffle(deck)`` does (Fisher–Yates, each index drawn
     with ``getrandbits`` and rejection: the same deck for the same seed), without its per-card calls.
 

@@ -320,20 +320,22 @@ def _black_shares(sit: Situation, mine: int) -> list[float]:
     me = sit.seat
     counts = sit.counts
     overtaken = sit.overtaken
-    black_known = [s for s in range(SEATS) if sit.marks[s]]
-    weights = [0.0] * SEATS
+    marks = sit.marks
+    mine_row = overtaken[me]
+    exp = _EXP
+    weights = [0.0, 0.0, 0.0, 0.0]
     for s in range(SEATS):
         if s == me or not counts[s]:
             continue
-        conflict = 0
-        for b in black_known:
-            if b != s:
-                conflict += overtaken[b][s] + overtaken[s][b]
-        with_me = overtaken[me][s] + overtaken[s][me]
-        toward_black = -conflict + (with_me if not mine else -with_me)
-        factor = _EXP.get(toward_black)
+        row = overtaken[s]
+        with_me = mine_row[s] + row[me]
+        toward_black = -with_me if mine else with_me
+        for b in range(SEATS):  # beating or being beaten by a seat known to be black
+            if marks[b] and b != s:
+                toward_black -= overtaken[b][s] + row[b]
+        factor = exp.get(toward_black)
         if factor is None:
-            factor = _EXP[toward_black] = math.exp(EVIDENCE_WEIGHT * toward_black)
+            factor = exp[toward_black] = math.exp(EVIDENCE_WEIGHT * toward_black)
         weights[s] = counts[s] * factor
     total = sum(weights) or 1.0
     return [w / total for w in weights]
