@@ -5,9 +5,14 @@ actions, a pass counting as one action. niugui and its peers are driven the same
 run, by the same sampler, in alternating rounds (so a change of load on a shared machine hits both
 alike). It reports games/s and decisions/s of each, the ratio of decisions/s against rlcard
 (target: at least 5x), and the time of one ``legal_plays()`` / ``legal_combos()`` call on a
-leading 14-card hand.
+leading 14-card hand: repeated (the game keeps the hand's plays after the first), the first call
+at that position (on a new game of the same deal each time) and ``moves.plays(hand)`` from scratch.
 
-    python bench/engine_bench.py [--games N] [--seed S] [--rounds R] [--no-peers]
+    python bench/engine_bench.py [--games N] [--seed S] [--rounds R] [--warmup W] [--no-peers]
+
+``--warmup W`` first plays W untimed games with every engine (other seeds): niugui fills its tables
+of five-card combinations the first time it meets each, so the default run (no warm-up) includes
+that one-time cost and a warmed-up run shows the steady state.
 
 Timing uses the process's CPU time (``time.process_time``), which other processes on a shared
 machine disturb far less than wall-clock time; wall-clock figures are printed beside it.
@@ -180,11 +185,20 @@ def median_call(call: Callable[[], Any], repeats: int) -> float:
     return statistics.median(times)
 
 
+def first_calls(game: Game, repeats: int) -> Callable[[], Any]:
+    """A call of ``legal_combos()`` on a new copy of ``game``'s deal each time (made beforehand): the
+    first call at a position, which builds the hand's kept plays."""
+    deal = [game.hand_mask(s) for s in range(4)]
+    fresh = iter([Game.from_hands(deal, game.first_drawer) for _ in range(repeats)])
+    return lambda: next(fresh).legal_combos()
+
+
 def call_times(games: list[Game], repeats: int) -> dict[str, tuple[float, float, float, float]]:
     """Per call: (median over hands of the per-hand median µs, min, max, mean number of plays)."""
     calls: dict[str, tuple[Callable[[Game], Callable[[], Any]], Callable[[Game], int]]] = {
         "legal_plays()": (lambda g: g.legal_plays, lambda g: len(g.legal_plays())),
         "legal_combos()": (lambda g: g.legal_combos, lambda g: len(g.legal_combos())),
+        "legal_combos(), first call": (lambda g: first_calls(g, repeats), lambda g: len(g.legal_combos())),
         "plays(hand) (free lead, no ♦4 rule)": (
             lambda g: lambda: plays(g.hand_mask(g.to_move or 0)),
             lambda g: len(plays(g.hand_mask(g.to_move or 0))),
@@ -212,22 +226,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=4, help="alternating rounds (default 4)")
     parser.add_argument("--hands", type=int, default=20, help="14-card hands timed (default 20)")
     parser.add_argument("--repeats", type=int, default=500, help="calls per hand (default 500)")
+    parser.add_argument("--warmup", type=int, default=0, help="untimed games per engine first (default 0)")
     parser.add_argument("--no-peers", action="store_true", help="time niugui alone")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.rounds < 1 or args.hands < 1 or args.repeats < 1:
-        parser.error("--games, --rounds, --hands and --repeats must be positive")
+    if args.games < 1 or args.rounds < 1 or args.hands < 1 or args.repeats < 1 or args.warmup < 0:
+        parser.error("--games, --rounds, --hands and --repeats must be positive, --warmup not negative")
 
     engines: dict[str, Callable[[int, random.Random], int]] = {"niugui": niugui_games}
     peers = {} if args.no_peers else available_peers()
     engines.update(peers)
     print(f"machine: {platform.machine()}, {_cores()} cores; Python {platform.python_version()}")
-    print(f"games per engine: {args.games} in {args.rounds} alternating rounds, seed {args.seed}")
+    print(f"games per engine: {args.games} in {args.rounds} alternating rounds, seed {args.seed}"
+          + (f", after {args.warmup} untimed warm-up games each" if args.warmup else ""))
     if not args.no_peers:
         for name in ("rlcard", "open_spiel"):
             if name not in peers:
                 print(f"{name}: not importable here, left out")
     print()
 
+    if args.warmup:
+        play_rounds(engines, args.warmup, 1, args.seed + 1_000_000)
     tallies = play_rounds(engines, args.games, args.rounds, args.seed)
     header = (
         f"{'engine':<12}{'games':>7}{'decisions':>11}{'dec/game':>10}{'games/s':>10}"

@@ -15,7 +15,8 @@ Workloads (a *unit* in brackets):
 - ``expert`` — whole games of four ``expert_combo`` players [one decision];
 - ``expert_views`` — ``ExpertBot.choose(view)`` on the views of such games, as the arena asks it
   (the views are made beforehand and not counted) [one decision];
-- ``rollout`` — the ``search`` bot's rollouts (``fast`` policy) from sampled worlds [one rollout].
+- ``rollout`` — the ``search`` bot's ``evaluate`` (``fast`` rollouts) at fixed positions [one rollout:
+  one candidate played to the end in one sampled world].
 """
 
 from __future__ import annotations
@@ -112,26 +113,24 @@ def expert_views(count: int) -> int:
 
 
 def rollout(count: int) -> int:
-    from niugui.bots.sampling import knowledge_of, reconstruct, sample_hands
-    from niugui.bots.search import POLICIES, _black_of
-    from niugui.bots.search import rollout as play_out
+    """The search bot's ``evaluate`` at 5 fixed positions, ``count`` worlds each; returns the rollouts
+    (a world times the candidates rolled out in it)."""
+    from bots_bench import search_positions
 
-    rng = random.Random(1)
-    game = Game.deal(seed=11, first_drawer=0)
-    for _ in range(8):  # a position a few plays in
-        combos = game.legal_combos()
-        if game.can_pass():
-            game.pass_turn()
-        else:
-            game.play(combos[0])
-    seat = game.to_move
-    assert seat is not None
-    info = knowledge_of(game.view(seat))
-    for _ in range(count):
-        hands = sample_hands(info, rng)
-        world = reconstruct(info, hands)
-        play_out(world, -1, _black_of(info, hands), POLICIES["fast"])
-    return count
+    from niugui.bots.expert import expert_combo
+    from niugui.bots.sampling import knowledge_of
+    from niugui.bots.search import candidates_of, evaluate
+
+    done = 0
+    for index, game in enumerate(search_positions(5)):
+        seat = game.to_move
+        assert seat is not None
+        info = knowledge_of(game.view(seat))
+        masks = [0 if c is None else c.mask for c in candidates_of(game, expert_combo(game), 10)]
+        if count:
+            evaluate(info, masks, count, 0.0, index, "fast")
+        done += count * len(masks)
+    return done
 
 
 WORKLOADS: dict[str, Callable[[int], int]] = {
@@ -172,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.callgrind:
         base = instructions(args.workload, 0, args.warm)
         full = instructions(args.workload, args.count, args.warm)
-        units = WORKLOADS[args.workload](args.count) if args.workload in ("playout", "expert") else args.count
+        counted = args.workload in ("playout", "expert", "rollout")  # these return their units
+        units = WORKLOADS[args.workload](args.count) if counted else args.count
         print(f"{args.workload}: {full - base:,} instructions for {units} units = "
               f"{(full - base) / units:,.0f} per unit (startup {base:,})")
         return 0

@@ -213,6 +213,21 @@ def classify(cards: Iterable[int] | int) -> Combo | None:
     return classify_mask(mask)
 
 
+def sequence(mask: int, window: int) -> Combo:
+    """The straight or straight flush (R18, R23) of ``mask``: five cards, one of each rank of
+    ``WINDOWS[window]`` (the caller knows it; :func:`classify_mask` finds it). For move generation,
+    which makes sequences by window.
+
+    >>> from niugui.cards import mask_of, parse_cards
+    >>> sequence(mask_of(parse_cards("HA H2 H3 H4 H5")), 0).kind
+    'straight_flush'
+    """
+    top_suit = (mask >> (4 * WINDOWS[window][4]) & 15).bit_length() - 1  # the top card's suit
+    one_suit = not mask & ~_SUIT_MASKS[top_suit]
+    kind = STRAIGHT_FLUSH if one_suit else STRAIGHT
+    return Combo(mask, kind, FIVE, straight_value(window, top_suit, one_suit))
+
+
 def classify_mask(mask: int) -> Combo | None:
     """:func:`classify` for a mask."""
     size = mask.bit_count()
@@ -246,13 +261,10 @@ def classify_mask(mask: int) -> Combo | None:
         return Combo(mask, FULL_HOUSE, FIVE, full_house_value(high if on_high == 3 else low))
     if ranks != 5:
         return None
-    one_suit = not mask & ~_SUIT_MASKS[top & 3]
     window = _WINDOW_OF_FOLDED.get(folded)
     if window is not None:
-        top_rank = WINDOWS[window][4]
-        top_suit = (mask >> (4 * top_rank) & 15).bit_length() - 1
-        value = straight_value(window, top_suit, one_suit)
-        return Combo(mask, STRAIGHT_FLUSH if one_suit else STRAIGHT, FIVE, value)
+        return sequence(mask, window)
+    one_suit = not mask & ~_SUIT_MASKS[top & 3]
     if one_suit:
         best = _FLUSH_HIGH.get(folded)
         if best is None:

@@ -19,7 +19,7 @@ niugui.game.IllegalMove: S4 is not in seat 0's hand (R27: a seat plays only card
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, MutableSequence, Sequence
 from typing import Any, Literal, Required, TypedDict
 
 from .cards import DECK_SIZE, S2, S3, Card, cards_of, codes_of, mask_of, parse_cards
@@ -169,9 +169,10 @@ def deal_hands(deck: Sequence[int], first_drawer: int) -> list[int]:
 
 
 _DRAW_BITS = tuple((n + 1).bit_length() for n in range(DECK_SIZE))
+_CARD_MASKS = tuple(1 << card for card in range(DECK_SIZE))
 
 
-def shuffle(deck: list[int], rng: random.Random) -> None:
+def shuffle(deck: MutableSequence[Any], rng: random.Random) -> None:
     """Shuffle ``deck`` in place exactly as ``rng.shuffle(deck)`` does (Fisher–Yates, each index drawn
     with ``getrandbits`` and rejection: the same deck for the same seed), without its per-card calls.
 
@@ -233,7 +234,8 @@ class Game:
     def __init__(self, hands: list[int], first_drawer: int, deck: list[int] | None = None) -> None:
         """Start from four hand masks (use the class methods, which check their input)."""
         self.first_drawer = first_drawer
-        self.deck = deck
+        self._deck = deck
+        self._drawn: list[int] | None = None  # the deck as card masks, when deal() shuffled those
         self._dealt = list(hands)
         self._hands = list(hands)
         self._black = [s for s, h in enumerate(hands) if h & BLACK_MASK]
@@ -262,13 +264,25 @@ class Game:
         ['H4', 'HK', 'S6']
         """
         rng: random.Random = random.SystemRandom() if seed is None else random.Random(seed)
-        deck = list(range(DECK_SIZE))
-        shuffle(deck, rng)
+        drawn = list(_CARD_MASKS)  # the cards as masks: a seat's hand is then a sum of its cards
+        shuffle(drawn, rng)
         if first_drawer is None:
             first_drawer = rng.randrange(SEATS)
         else:
             _check_seat(first_drawer, "first_drawer")
-        return cls(deal_hands(deck, first_drawer), first_drawer, deck)
+        hands = [0] * SEATS
+        for turn in range(SEATS):  # R9: the cards drawn at turns turn, turn + 4, ... go to one seat
+            hands[(first_drawer - turn) % SEATS] = sum(drawn[turn::SEATS])
+        game = cls(hands, first_drawer)
+        game._drawn = drawn
+        return game
+
+    @property
+    def deck(self) -> list[int] | None:
+        """The deck in drawing order (card indices), when the game was dealt from one."""
+        if self._deck is None and self._drawn is not None:
+            self._deck = [mask.bit_length() - 1 for mask in self._drawn]
+        return self._deck
 
     @classmethod
     def from_deck(cls, deck: Iterable[int | str], first_drawer: int) -> Game:
@@ -363,21 +377,26 @@ class Game:
         """The seat whose play is to beat, or ``None`` on a free lead."""
         return None if self._last is None else self._last_seat
 
-    def leads(self) -> list[int]:
+    def leads(self, start: int = 0) -> list[int]:
         """The index (in :meth:`actions`) of every play made on a free lead: where each trick began
         (R29; after the last of them, once every other seat holding cards has passed, the trick ends).
+        With ``start``, only those from that index on (a reader that has seen the earlier ones).
 
         >>> game = Game.deal(seed=7, first_drawer=0)
         >>> game.play("D4"); game.pass_turn(); game.pass_turn(); game.pass_turn()
         Combo('single', [D4])
         >>> game.leads(), game.to_move, game.current_seat      # seat 2 has the next lead
         ([0], 2, None)
-        >>> game.play(game.legal_plays()[0]); game.leads()
+        >>> game.play(game.legal_plays()[0]); game.leads(), game.leads(start=1)
         Combo('single', [H5])
-        [0, 4]
+        ([0, 4], [4])
         """
         actions = self._actions
-        return [i for i in self._leads if i < len(actions) and actions[i][1] == "play"]
+        leads = self._leads
+        first = len(leads)
+        while first and leads[first - 1] >= start:
+            first -= 1
+        return [i for i in leads[first:] if i < len(actions) and actions[i][1] == "play"]
 
     @property
     def finish(self) -> list[int]:
@@ -406,6 +425,10 @@ class Game:
 
     def count(self, seat: int) -> int:
         return self._hands[seat].bit_count()
+
+    def counts(self) -> list[int]:
+        """Every seat's number of cards (public, R12), seats 0..3."""
+        return [hand.bit_count() for hand in self._hands]
 
     def actions(self) -> list[tuple[int, str, list[Card]]]:
         """Every action so far as (seat, "play" | "pass" | "escape", cards)."""

@@ -30,7 +30,17 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Generic, TypeVar
 
-from .combos import FIVE, FLUSH, SINGLE_VALUES, WINDOWS, Combo, classify_mask, set_rank, singles_above
+from .combos import (
+    FIVE,
+    FLUSH,
+    SINGLE_VALUES,
+    WINDOWS,
+    Combo,
+    classify_mask,
+    sequence,
+    set_rank,
+    singles_above,
+)
 
 # ---- tables -------------------------------------------------------------------------------------
 
@@ -122,10 +132,15 @@ def _window_parts(ranks: tuple[int, ...]) -> tuple[int, int, int]:
     return first, middle, last
 
 
-_SEQUENCES: tuple[tuple[int, tuple[int, int, int]], ...] = tuple(
-    (sum(1 << (4 * r) for r in w), _window_parts(w)) for w in WINDOWS
+def _sequence_table(window: int) -> _Table[int, Combo]:
+    return _Table(lambda mask: sequence(mask, window))
+
+
+_SEQUENCES: tuple[tuple[int, tuple[int, int, int], _Table[int, Combo]], ...] = tuple(
+    (sum(1 << (4 * r) for r in w), _window_parts(w), _sequence_table(i)) for i, w in enumerate(WINDOWS)
 )
-"""Each sequence of R4, lowest first: (its ranks, folded like a hand; its three parts)."""
+"""Each sequence of R4, lowest first: (its ranks, folded like a hand; its three parts; card mask →
+its straight or straight flush, made once)."""
 
 
 def _product(cards: int) -> tuple[int, ...]:
@@ -266,10 +281,10 @@ def _fives(hand: int, singles: list[Combo], pairs: list[Combo], triples: list[Co
     folded = hand | hand >> 1
     folded = (folded | folded >> 2) & _RANK_BITS  # one bit per rank held
     products = _PRODUCTS
-    for ranks, (first, middle, last) in _SEQUENCES:  # straights and straight flushes (R18, R23)
+    for ranks, (first, middle, last), sequences in _SEQUENCES:  # straights, straight flushes (R18, R23)
         if folded & ranks == ranks:
             out += [
-                table[a | b | c]
+                sequences[a | b | c]
                 for a in products[hand & first]
                 for b in products[hand & middle]
                 for c in products[hand & last]

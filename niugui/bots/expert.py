@@ -33,6 +33,7 @@ The policy is deterministic: the same situation always gives the same action.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from ..combos import FIVE, Combo, classify_mask
@@ -52,6 +53,9 @@ from .knowledge import (
 )
 from .power import beatable, lowness
 
+_GAIN_ORDER = itemgetter(0, 1)
+"""A scored follow (plays it costs the split, value, combo) ranks by cost, then value; ties keep the
+first (the combos themselves are never compared)."""
 FOLLOW_LIMIT = 40
 """At most this many candidate five-card follows are weighed (the weakest ones and the split's own)."""
 
@@ -204,8 +208,10 @@ def _lead(sit: Situation, style: Style, partners: list[int]) -> Combo:
     unseen = sit.unseen
     opponents = _opponents(sit, partners)
     threat = _min_count(sit, opponents)
-    controls = [c for c in split.plays if _holds(sit, style, c, unseen, opponents)]
-    others = [c for c in split.plays if not _holds(sit, style, c, unseen, opponents)]
+    controls: list[Combo] = []
+    others: list[Combo] = []
+    for combo in split.plays:
+        (controls if _holds(sit, style, combo, unseen, opponents) else others).append(combo)
     if len(others) <= 1 and controls:
         return max(controls, key=lambda c: (c.size, c.value))  # keep the lead, then go out
     holders = _holders(sit)
@@ -281,7 +287,7 @@ def _follow(sit: Situation, style: Style, partners: list[int]) -> Combo | None:
     for combo in candidates:
         count, _ = split_cost(hand ^ combo.mask)
         scored.append((count - (split.count - 1), combo.value, combo))
-    delta, _, best = min(scored, key=lambda t: (t[0], t[1]))
+    delta, _, best = min(scored, key=_GAIN_ORDER)
     leader_left = sit.counts[sit.current_seat]
     urgent = leader_left <= style.urgent_leader or threat <= style.urgent_threat
     if leader_left <= 2 or threat == 1:
@@ -297,7 +303,7 @@ def _follow(sit: Situation, style: Style, partners: list[int]) -> Combo | None:
         hidden = [(t, v, c) for t, v, c in scored if t <= allowed and not c.mask & secret]
         if not hidden:
             return None  # showing the second mark would tell the three they face a 双牛鬼 (R11)
-        best = min(hidden, key=lambda t: (t[0], t[1]))[2]
+        best = min(hidden, key=_GAIN_ORDER)[2]
     if style.keep_control and not urgent and not beatable(best, unseen) and lowness(current) >= 4:
         loose_after = sum(1 for c in split_hand(hand ^ best.mask).plays if beatable(c, unseen))
         if loose_after >= 3:

@@ -56,29 +56,52 @@ class Split:
         return len(self.plays)
 
 
+# Each rank is a nibble of the mask (R5: card = rank * 4 + suit). These masks pick, in every nibble
+# at once, its bit 0 (_LOW), bits 0 and 2, bits 0-1, and the bits a shift may bring in from a
+# neighbouring nibble.
+_LOW = sum(1 << (4 * r) for r in range(13))
+_EVEN = 5 * _LOW
+_LOW_PAIR = 3 * _LOW
+_BELOW = (14 * _LOW, 12 * _LOW, 8 * _LOW)  # bits 1-3, 2-3, 3: where <<1, <<2, <<3 stay in a nibble
+_ABOVE = (7 * _LOW, 3 * _LOW, 1 * _LOW)  # bits 0-2, 0-1, 0: where >>1, >>2, >>3 stay in a nibble
+
+
+def _rank_counts(mask: int) -> int:
+    """Each rank's number of cards (0-4), in that rank's nibble."""
+    pairs = (mask & _EVEN) + (mask >> 1 & _EVEN)
+    return (pairs & _LOW_PAIR) + (pairs >> 2 & _LOW_PAIR)
+
+
+def _lowness(ranks: int) -> int:
+    """The summed lowness (12 - rank) of the ranks whose nibble's bit 0 is set in ``ranks``."""
+    return sum(12 - r for r in range(13) if ranks >> (4 * r) & 1)
+
+
+_LOWNESS: dict[int, int] = {}
+""":func:`_lowness` of each set of ranks met so far."""
+
+
 def _loose_cost(mask: int) -> int:
     """The cost of grouping a remainder by rank (fours, triples, pairs, singles, then joins)."""
     jokers = _POP[mask >> 52 & 3]  # singles of lowness 0; may fill a four plus one (R22)
-    plays = jokers
-    pairs = triples = fours = 0
-    singles: list[int] = []
-    for rank in range(13):
-        n = _POP[mask >> (4 * rank) & 15]
-        if not n:
-            continue
-        plays += 1
-        if n == 1:
-            singles.append(rank)
-        elif n == 2:
-            pairs += 1
-        elif n == 3:
-            triples += 1
-        else:
-            fours += 1
+    counts = _rank_counts(mask)
+    ones = counts & ~(counts >> 1) & _LOW  # ranks holding 1 card (binary 001; 4 is 100)
+    pairs = (counts >> 1 & ~counts & _LOW).bit_count()  # 010
+    triples = (counts & counts >> 1 & _LOW).bit_count()  # 011
+    fours = (counts >> 2 & _LOW).bit_count()  # 100
+    singles = ones.bit_count()
+    plays = jokers + singles + pairs + triples + fours
     plays -= min(triples, pairs)  # each triple takes the weakest pair: a full house (R20)
-    joined = min(fours, len(singles) + jokers)  # each four takes the weakest single (R21)
+    joined = min(fours, singles + jokers)  # each four takes the weakest single (R21)
     plays -= joined
-    return PLAY_COST * plays + sum(12 - r for r in singles[joined:])
+    lowness = _LOWNESS.get(ones)
+    if lowness is None:
+        lowness = _LOWNESS[ones] = _lowness(ones)
+    for _ in range(min(joined, singles)):  # the singles the fours took no longer count
+        low = ones & -ones
+        lowness -= 12 - (low.bit_length() - 1 >> 2)
+        ones ^= low
+    return PLAY_COST * plays + lowness
 
 
 def _loose_plays(mask: int) -> list[Combo]:
@@ -112,35 +135,53 @@ def _set_value(mask: int) -> int:
     return set_value(top >> 2, top & 3)
 
 
+_SUITS = tuple(_LOW << s for s in range(4))
+_WINDOW_MASKS: tuple[tuple[int, tuple[int, ...], int, int], ...] = tuple(
+    (
+        sum(1 << (4 * r) for r in ranks),  # its ranks, folded onto bit 0
+        tuple(sum(1 << (4 * r + s) for r in ranks) for s in (3, 2, 1, 0)),  # its straight flushes
+        sum(15 << (4 * r) for r in ranks[:4]),  # the cards of its four lower ranks
+        15 << (4 * ranks[4]),  # the cards of its top rank
+    )
+    for ranks in WINDOWS
+)
+"""Per sequence of R4 (lowest first): masks for :func:`five_candidates`."""
+
+
 def five_candidates(hand: int) -> list[int]:
     """Straights, straight flushes and flushes worth keeping together (as masks)."""
-    nibbles = [hand >> (4 * r) & 15 for r in range(13)]
     out: list[int] = []
-    for ranks in WINDOWS:
-        if not all(nibbles[r] for r in ranks):
+    if hand.bit_count() < 5:
+        return out
+    folded = hand | hand >> 1
+    folded = (folded | folded >> 2) & _LOW  # bit 0 of each rank held
+    lowest = hand & ~(hand << 1 & _BELOW[0] | hand << 2 & _BELOW[1] | hand << 3 & _BELOW[2])
+    highest = hand & ~(hand >> 1 & _ABOVE[0] | hand >> 2 & _ABOVE[1] | hand >> 3 & _ABOVE[2])
+    for ranks, flushes, lower, top in _WINDOW_MASKS:
+        if folded & ranks != ranks:
             continue
-        common = 15
-        for r in ranks:
-            common &= nibbles[r]
-        suit = common.bit_length() - 1
-        if common:  # a straight flush, in the highest suit that has one
-            out.append(sum(1 << (4 * r + suit) for r in ranks))
+        for flush in flushes:  # a straight flush, in the highest suit that has one
+            if hand & flush == flush:
+                out.append(flush)
+                break
         # A plain straight: the lowest suit of each rank, the top card in its highest suit.
-        mask = 0
-        for r in ranks[:4]:
-            nib = nibbles[r]
-            mask |= (nib & -nib) << (4 * r)
-        top = ranks[4]
-        mask |= 1 << (4 * top + nibbles[top].bit_length() - 1)
+        mask = lowest & lower | highest & top
         if mask not in out:
             out.append(mask)
-    for suit in range(4):
-        cards = [4 * r + suit for r in range(13) if nibbles[r] >> suit & 1]
-        if len(cards) < 5:
+    counts = _rank_counts(hand & ~JOKERS)
+    alone = counts & ~(counts >> 1) & _LOW  # ranks holding one card
+    for suit, suit_mask in enumerate(_SUITS):
+        cards = hand & suit_mask
+        if cards.bit_count() < 5:
             continue
         # Prefer cards that are alone in their rank (a flush should not break pairs), then weak ones.
-        cards.sort(key=lambda c: (nibbles[c >> 2].bit_count() > 1, c))
-        flush = sum(1 << c for c in cards[:5])
+        preferred = cards & alone << suit
+        flush = 0
+        for pool in (preferred, cards ^ preferred):
+            while pool and flush.bit_count() < 5:
+                low = pool & -pool
+                flush |= low
+                pool ^= low
         if flush not in out:
             out.append(flush)
     return out
@@ -149,7 +190,7 @@ def five_candidates(hand: int) -> list[int]:
 @lru_cache(maxsize=1 << 13)
 def _best(hand: int) -> tuple[int, tuple[int, ...]]:
     """(cost, fives): the cheapest split's cost and its five-card plays (masks)."""
-    candidates = [m for m in five_candidates(hand) if classify_mask(m) is not None]
+    candidates = five_candidates(hand)  # every one a straight, flush or straight flush
     best: tuple[int, tuple[int, ...]] = (_loose_cost(hand), ())
     for size in (1, 2):
         for chosen in combinations(candidates, size):

@@ -93,9 +93,12 @@ class _History:
     Where tricks begin comes from the engine (the view's ``leads``, ``Game.leads()``), never from
     counting passes here: a play that is not a lead beat the play before it, and a pass (never on a
     free lead, R27) declined the play before it.
+
+    Its ``overtaken`` and ``declined`` tables may be lent (to a :class:`Situation`, or to a copy):
+    while lent they are copied before they change, never changed in place.
     """
 
-    __slots__ = ("declined", "last", "left", "marks", "overtaken", "played")
+    __slots__ = ("declined", "last", "left", "lent", "marks", "overtaken", "played")
 
     def __init__(self, first_drawer: int) -> None:
         self.left = hand_sizes(first_drawer)
@@ -104,6 +107,12 @@ class _History:
         self.played = 0
         self.marks = [0] * SEATS
         self.last: tuple[int, Combo] | None = None  # the latest play and its seat
+        self.lent = [False, False]  # whether overtaken, declined are shared with someone
+
+    def lend(self) -> tuple[list[list[int]], list[dict[int, int]]]:
+        """The two tables, for a reader that keeps them as they are now."""
+        self.lent = [True, True]
+        return self.overtaken, self.declined
 
     def play(self, seat: int, mask: int, lead: bool) -> None:
         self.played |= mask
@@ -111,6 +120,9 @@ class _History:
         left = self.left
         if not lead and self.last is not None:
             beaten = self.last[0]
+            if self.lent[0]:
+                self.overtaken = [list(row) for row in self.overtaken]
+                self.lent[0] = False
             self.overtaken[beaten][seat] += 2 if left[beaten] <= 3 else 1
         left[seat] -= mask.bit_count()
         self.last = (seat, _combo(mask))
@@ -121,6 +133,9 @@ class _History:
         last = self.last[1]
         seen = self.declined[seat].get(last.group)
         if seen is None or last.value < seen:
+            if self.lent[1]:
+                self.declined = [dict(d) for d in self.declined]
+                self.lent[1] = False
             self.declined[seat][last.group] = last.value
 
 
@@ -166,8 +181,8 @@ class Tracker:
         old = self.history
         history = other.history = _History.__new__(_History)
         history.left = list(old.left)
-        history.overtaken = [list(row) for row in old.overtaken]
-        history.declined = [dict(d) for d in old.declined]
+        history.overtaken, history.declined = old.lend()  # shared until either changes them
+        history.lent = [True, True]
         history.played = old.played
         history.marks = list(old.marks)
         history.last = old.last
@@ -205,7 +220,7 @@ class Tracker:
         if read == len(actions):
             return
         history = self.history
-        leads = _leads_from(game.leads(), read)
+        leads = set(game.leads(read))
         for index in range(read, len(actions)):
             actor, action, mask, _ = actions[index]
             if action == "play":
@@ -223,28 +238,28 @@ def situation_from_view(view: SeatView, tracker: Tracker | None = None) -> Situa
     if seat is None:
         raise ValueError("view: a seat's view is needed, not a spectator's")
     hand = mask_of_codes(view["hand"])
-    marks = [mask_of_codes(m) for m in view["marks"]]
     if tracker is None:
         tracker = Tracker(view["first_drawer"])
     tracker.read_view(view)
     history = tracker.history
-    if history.left != view["counts"] or history.marks != marks or history.played & hand:
+    if history.left != view["counts"] or history.played & hand:
         tracker.restart(view["first_drawer"])  # it had read another game
         tracker.read_view(view)
         history = tracker.history
     current = view["current"]
+    overtaken, declined = history.lend()  # the situation keeps them as they are now
     return Situation(
         seat=seat,
         hand=hand,
         counts=list(view["counts"]),
-        marks=marks,
+        marks=list(history.marks),  # the view's marks: the ♠3/♠2 each seat has played (R11)
         played=history.played,
         finish=list(view["finish"]),
         current=None if current is None else _combo(mask_of_codes(current["play"])),
         current_seat=-1 if current is None else current["seat"],
         opening=not view["history"],
-        overtaken=[list(row) for row in history.overtaken],
-        declined=[dict(d) for d in history.declined],
+        overtaken=overtaken,
+        declined=declined,
     )
 
 
@@ -260,13 +275,14 @@ def situation_from_game(game: Game, tracker: Tracker | None = None) -> Situation
     if tracker is None:
         tracker = Tracker(game.first_drawer)
     tracker.read_game(game)
-    counts = [game.count(s) for s in range(SEATS)]
+    counts = game.counts()
     history = tracker.history
     if history.left != counts:
         tracker.restart(game.first_drawer)  # it had read another game
         tracker.read_game(game)
         history = tracker.history
     current_seat = game.current_seat
+    overtaken, declined = history.lend()  # the situation keeps them as they are now
     return Situation(
         seat=seat,
         hand=game.hand_mask(seat),
@@ -277,8 +293,8 @@ def situation_from_game(game: Game, tracker: Tracker | None = None) -> Situation
         current=game.current,
         current_seat=-1 if current_seat is None else current_seat,
         opening=not tracker.read,
-        overtaken=[list(row) for row in history.overtaken],
-        declined=[dict(d) for d in history.declined],
+        overtaken=overtaken,
+        declined=declined,
     )
 
 
@@ -294,6 +310,37 @@ class Sides:
     """The 双牛鬼 when known (this seat, or a seat showing both marks), else -1."""
 
 
+_EXP: dict[int, float] = {}
+"""``math.exp(EVIDENCE_WEIGHT * n)`` for each integer ``n`` met so far."""
+
+
+def _black_shares(sit: Situation, mine: int) -> list[float]:
+    """For an unmarked black card this seat does not hold: each seat's chance of holding it, in
+    proportion to its cards, shifted by who beat whom (see :func:`infer_sides`)."""
+    me = sit.seat
+    counts = sit.counts
+    overtaken = sit.overtaken
+    marks = sit.marks
+    mine_row = overtaken[me]
+    exp = _EXP
+    weights = [0.0, 0.0, 0.0, 0.0]
+    for s in range(SEATS):
+        if s == me or not counts[s]:
+            continue
+        row = overtaken[s]
+        with_me = mine_row[s] + row[me]
+        toward_black = -with_me if mine else with_me
+        for b in range(SEATS):  # beating or being beaten by a seat known to be black
+            if marks[b] and b != s:
+                toward_black -= overtaken[b][s] + row[b]
+        factor = exp.get(toward_black)
+        if factor is None:
+            factor = exp[toward_black] = math.exp(EVIDENCE_WEIGHT * toward_black)
+        weights[s] = counts[s] * factor
+    total = sum(weights) or 1.0
+    return [w / total for w in weights]
+
+
 def infer_sides(sit: Situation) -> Sides:
     """Partners from this seat's own cards, the ♠3/♠2 marks and who beat whom.
 
@@ -306,39 +353,29 @@ def infer_sides(sit: Situation) -> Sides:
     [0.0, 0.0, 1.0, 0.0]
     """
     me = sit.seat
-    mine = (sit.hand | sit.marks[me]) & BLACK_BITS
+    marks = sit.marks
+    mine = (sit.hand | marks[me]) & BLACK_BITS
     if mine == BLACK_BITS:
         return Sides([0.0] * SEATS, True, me)
-    for seat in range(SEATS):
-        if sit.marks[seat] == BLACK_BITS:
-            return Sides([0.0 if s in (me, seat) else 1.0 for s in range(SEATS)], False, seat)
-    black_known = [s for s in range(SEATS) if sit.marks[s]]
-    holds = [[0.0] * SEATS for _ in range(2)]  # holds[k][s]: P(seat s holds black card k)
-    for k, bit in enumerate((S3_BIT, S2_BIT)):
-        if mine & bit:
-            holds[k][me] = 1.0
+    if BLACK_BITS in marks:
+        seat = marks.index(BLACK_BITS)
+        return Sides([0.0 if s in (me, seat) else 1.0 for s in range(SEATS)], False, seat)
+    shown = marks[0] | marks[1] | marks[2] | marks[3]
+    holds: list[list[float]] = []  # holds[k][s]: P(seat s holds black card k)
+    shares: list[float] | None = None  # the same for both cards: made once
+    for bit in (S3_BIT, S2_BIT):
+        if (mine | shown) & bit:  # held here, or marked at the seat that played it
+            known = [0.0] * SEATS
+            known[me if mine & bit else next(s for s in range(SEATS) if marks[s] & bit)] = 1.0
+            holds.append(known)
             continue
-        marked = [s for s in range(SEATS) if sit.marks[s] & bit]
-        if marked:
-            holds[k][marked[0]] = 1.0
-            continue
-        weights = [0.0] * SEATS
-        for s in range(SEATS):
-            if s == me or not sit.counts[s]:
-                continue
-            conflict = sum(sit.overtaken[b][s] + sit.overtaken[s][b] for b in black_known if b != s)
-            with_me = sit.overtaken[me][s] + sit.overtaken[s][me]
-            toward_black = -conflict + (with_me if not mine else -with_me)
-            weights[s] = sit.counts[s] * math.exp(EVIDENCE_WEIGHT * toward_black)
-        total = sum(weights) or 1.0
-        holds[k] = [w / total for w in weights]
-    partner = [0.0] * SEATS
-    for s in range(SEATS):
-        if s == me:
-            continue
-        if mine:  # black: the partner holds the other card
-            k = 1 if mine == S3_BIT else 0
-            partner[s] = holds[k][s]
-        else:  # red: a partner holds neither black card
-            partner[s] = (1.0 - holds[0][s]) * (1.0 - holds[1][s])
+        if shares is None:
+            shares = _black_shares(sit, mine)
+        holds.append(shares)
+    if mine:  # black: the partner holds the other card
+        other = holds[1 if mine == S3_BIT else 0]
+        partner = [0.0 if s == me else other[s] for s in range(SEATS)]
+    else:  # red: a partner holds neither black card
+        threes, twos = holds
+        partner = [0.0 if s == me else (1.0 - threes[s]) * (1.0 - twos[s]) for s in range(SEATS)]
     return Sides(partner, False, -1)

@@ -33,8 +33,8 @@ import random
 from dataclasses import dataclass
 
 from ..cards import FULL_MASK, cards_of, mask_of, parse_cards
-from ..combos import classify_mask
-from ..game import BLACK_MASK, SEATS, Game, SeatView
+from ..combos import Combo, classify_mask
+from ..game import BLACK_MASK, SEATS, Game, SeatView, shuffle
 
 PASS = -1
 """The history entry of a pass (a play is its card mask)."""
@@ -97,7 +97,7 @@ def knowledge_of(view: SeatView) -> Knowledge:
 def sample_hands(info: Knowledge, rng: random.Random) -> list[int]:
     """One uniformly random assignment of the unknown cards to the other seats, by their counts."""
     pool = cards_of(info.unknown)
-    rng.shuffle(pool)
+    shuffle(pool, rng)  # exactly rng.shuffle(pool), faster
     hands = [0] * SEATS
     start = 0
     for seat in range(SEATS):
@@ -115,13 +115,21 @@ def dealt_hands(info: Knowledge, hands: list[int]) -> list[int]:
     return [hands[seat] | info.played[seat] for seat in range(SEATS)]
 
 
-def reconstruct(info: Knowledge, hands: list[int]) -> Game:
-    """A real game dealt from a sample and replayed through the history (the engine checks each step)."""
+def history_plays(info: Knowledge) -> list[Combo | None]:
+    """The combination of each play of the history (``None`` for a pass, or for cards that form none,
+    which the engine then refuses): what :func:`reconstruct` replays, to be made once for many worlds."""
+    return [None if mask == PASS else classify_mask(mask) for _, mask in info.history]
+
+
+def reconstruct(info: Knowledge, hands: list[int], plays: list[Combo | None] | None = None) -> Game:
+    """A real game dealt from a sample and replayed through the history (the engine checks each step);
+    ``plays`` is :func:`history_plays` of ``info``, when the caller made it already."""
     game = Game.from_hands(dealt_hands(info, hands), info.first_drawer)
-    for seat, mask in info.history:
+    if plays is None:
+        plays = history_plays(info)
+    for (seat, mask), combo in zip(info.history, plays, strict=True):
         if mask == PASS:
             game.pass_turn(seat)
         else:
-            combo = classify_mask(mask)
             game.play(combo if combo is not None else cards_of(mask), seat)
     return game

@@ -49,7 +49,7 @@ from ..game import BLACK_MASK, SEATS, Game
 from .base import Action, Bot, View, log
 from .expert import DEFAULT, FAST, expert_combo
 from .knowledge import Tracker
-from .sampling import Knowledge, knowledge_of, reconstruct, sample_hands
+from .sampling import Knowledge, history_plays, knowledge_of, reconstruct, sample_hands
 
 Candidate = Combo | None
 """A play, or ``None`` for a pass."""
@@ -203,6 +203,7 @@ def evaluate(
     sums = [0.0] * len(masks)
     squares = [0.0] * len(masks)
     combos = [classify_mask(mask) if mask else None for mask in masks]
+    history = history_plays(info)  # the same in every world: classified once
     root: Tracker | None = None  # the public history, the same in every world: read once
     done = 0
     while True:
@@ -214,7 +215,7 @@ def evaluate(
             if now + (now - started) / max(1, done) * 0.5 > deadline or now >= deadline:
                 break
         hands = sample_hands(info, rng)
-        world = reconstruct(info, hands)
+        world = reconstruct(info, hands, history)
         if root is None:
             root = Tracker(world.first_drawer)
             root.read_game(world)

@@ -4,6 +4,7 @@ to the next, for views of several games interleaved, and for the search bot's pe
 
 from __future__ import annotations
 
+import copy
 import random
 
 from niugui import Game
@@ -118,3 +119,22 @@ def test_the_expert_bot_decides_as_the_stateless_policy_over_whole_games() -> No
                 game.pass_turn()
             else:
                 game.play(action)
+
+
+def test_a_situation_keeps_what_it_was_told_while_the_tracker_reads_on() -> None:
+    """A situation built with a tracker (which lends it its tables) and a tracker's copy do not change
+    when the tracker reads more of the game, nor the tracker when a copy does."""
+    game = Game.deal(seed="tracking/snapshots", first_drawer=1)
+    tracker = Tracker(game.first_drawer)
+    kept = []
+    while not game.over:
+        sit = situation_from_game(game, tracker)
+        kept.append((sit, copy.deepcopy(sit)))
+        if len(kept) == 20:
+            branch, fork = game.copy(), tracker.copy()
+            while not branch.over:  # the copy reads on alone
+                situation_from_game(branch, fork)
+                play_expert(branch)
+        play_expert(game)
+    assert all(sit == snapshot for sit, snapshot in kept)
+    assert len(kept) > 40
