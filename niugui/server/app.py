@@ -347,7 +347,12 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         }
 
     @app.get("/healthz")
-    def healthz() -> dict[str, str]:
+    async def healthz() -> dict[str, Any]:  # async: it reads the hub, which lives on the event loop
+        """``ok``, or ``degraded`` with the ids of tables kept out of play (their events do not replay):
+        the server still serves every other table, so it answers 200 either way."""
+        quarantined = sorted(hub().quarantined)
+        if quarantined:
+            return {"status": "degraded", "quarantined": quarantined}
         return {"status": "ok"}
 
     @app.get("/metrics")

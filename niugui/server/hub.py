@@ -72,6 +72,8 @@ class Hub:
             services = Services(Writer(store, loop), loop, ExecutorBots(loop), older=stored_events(store))
         self.services = services
         self.tables: dict[str, Table] = {}
+        self.quarantined: dict[str, str] = {}
+        """Tables whose stored events did not replay at the start: id → the error's type."""
         self.clients: dict[Client, set[str]] = {}  # connection -> tables it is subscribed to
 
     # ---- startup and shutdown ---------------------------------------------------------------------------
@@ -79,12 +81,25 @@ class Hub:
     def restore(self) -> None:
         """Rebuild every unfinished table from its stored events; the tables go on from there."""
         for table_id in self.store.table_ids():
-            table = self._rebuild(table_id)
+            try:
+                table = self._rebuild(table_id)
+            except Exception as error:  # a stored event that does not replay: this table only
+                self.quarantine(table_id, error)
+                continue
             self.tables[table_id] = table
             table.resume()
         self.metrics.tables.set(len(self.tables))
-        logs.info("tables restored", tables=len(self.tables))
+        logs.info("tables restored", tables=len(self.tables), quarantined=len(self.quarantined))
         gcpolicy.apply()  # the server's garbage-collector settings, once it has started
+
+    def quarantine(self, table_id: str, error: Exception) -> None:
+        """Keep a table whose stored events do not replay out of play — logged, counted in
+        ``/metrics`` and reported by ``/healthz`` — so that every other table still starts. Its
+        events stay in the store, untouched, for the operator to look at."""
+        reason = type(error).__name__  # not its text: a validation error quotes the stored payload
+        self.quarantined[table_id] = reason
+        self.metrics.quarantined.set(len(self.quarantined))
+        logs.warning("table quarantined: its stored events do not replay", table=table_id, reason=reason)
 
     def close(self) -> None:
         """Stop every table (requests still waiting are refused) and store what waits to be stored."""
@@ -249,6 +264,8 @@ class Hub:
                 (t for t in self.tables.values() if t.state.code is not None and t.state.code == table_id),
                 None,
             )
+        if table is None and table_id in self.quarantined:
+            raise Fault("not_found", "this table could not be restored after a restart (its games are kept)")
         if table is None:
             raise Fault("not_found", f"no table {table_id!r}, or not with that join code")
         return table

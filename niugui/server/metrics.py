@@ -13,6 +13,9 @@ class Metrics:
         r = self.registry
         self.connections = Gauge("niugui_connections", "open WebSocket connections", registry=r)
         self.tables = Gauge("niugui_tables", "tables in memory (not finished)", registry=r)
+        self.quarantined = Gauge(
+            "niugui_tables_quarantined", "tables whose stored events did not replay at the start", registry=r
+        )
         self.messages = Counter("niugui_messages_received_total", "client messages", ["type"], registry=r)
         self.errors = Counter("niugui_errors_total", "error replies", ["code"], registry=r)
         self.events = Counter(
