@@ -41,6 +41,14 @@ def register(subparsers: Any) -> None:
         help="how long a disconnected player may stay away mid-game before it is an escape (default 120)",
     )
     parser.add_argument(
+        "--ready-timeout",
+        type=float,
+        default=60.0,
+        metavar="SECONDS",
+        help="between games, how long a seated player has to get ready before the seat is freed"
+        " (default 60; 0: wait for ever)",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=float,
         default=0.8,
@@ -89,6 +97,7 @@ def run(args: argparse.Namespace) -> int:
 
     for name, value in (
         ("--grace", args.grace),
+        ("--ready-timeout", args.ready_timeout),
         ("--bot-delay", args.bot_delay),
         ("--rate-limit", args.rate_limit),
     ):
@@ -115,6 +124,7 @@ def run(args: argparse.Namespace) -> int:
         data_dir=args.data,
         db_url=args.db,
         grace_seconds=args.grace,
+        ready_seconds=args.ready_timeout,
         bot_delay=args.bot_delay,
         rate_limit=args.rate_limit,
         rate_burst=2 * args.rate_limit,

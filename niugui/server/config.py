@@ -96,6 +96,9 @@ class Config:
     """SQLAlchemy URL; default: SQLite in ``data_dir``. PostgreSQL: ``postgresql+psycopg://...``."""
     grace_seconds: float = 120.0
     """How long a disconnected seat may stay away during a game before it counts as an escape (R35)."""
+    ready_seconds: float = 60.0
+    """Between games, how long a seated player has to send ``ready`` before the seat is freed for
+    someone else (0: wait for ever)."""
     bot_delay: float = 0.8
     """Seconds a bot (or 托管) waits before it plays, so people can follow the game."""
     rate_limit: float = 20.0

@@ -55,6 +55,8 @@ BotLevel = Literal["random", "basic", "expert", "search"]
 By = Literal["player", "bot", "autoplay", "timeout"]
 LeaveReason = Literal["left", "grace"]
 """Why a seat is left: its player stood up (``left``), or was away past the grace period (``grace``)."""
+SeatLeftReason = Literal["left", "grace", "not_ready"]
+"""Why a seat was freed: a ``LeaveReason``, or between games not ready in time (``not_ready``)."""
 FirstDrawerBy = Literal["flip", "previous_first"]
 TableStatus = Literal["waiting", "playing", "between", "finished"]
 
@@ -416,7 +418,7 @@ class EvSeatTaken(Message):
 class EvSeatLeft(Message):
     kind: Literal["seat_left"]
     seat: Seat
-    reason: LeaveReason
+    reason: SeatLeftReason
 
 
 class EvSettings(Message):

@@ -182,3 +182,42 @@ def test_no_action_is_checked_on_a_copy_of_the_game(tmp_path: Path, monkeypatch:
     table, clients = seated_table(r, humans=2)
     play_out(r, table, clients)
     assert table.state.status == "between" and table.state.series.games == 1
+
+
+def test_between_games_a_seat_not_ready_in_time_is_freed(tmp_path: Path) -> None:
+    """Issue 15, finding 13: a seated player who never sends ``ready`` cannot hold a table for ever.
+    After ``ready_seconds`` from the game's end every human seat not ready is freed (``seat_left``,
+    reason ``not_ready`` — not an escape: no game is in progress, scores stay); ready seats stay."""
+    r = rig(tmp_path, ready_seconds=30.0)
+    table, clients = seated_table(r, humans=2)
+    play_out(r, table, clients)
+    assert table.state.status == "between"
+    totals = list(table.state.series.totals)
+    r.call(table.ready, clients[0])
+    r.clock.advance(29.0)
+    assert table.state.seats[1].player is not None  # not yet
+    r.clock.advance(1.5)
+    assert table.state.seats[1].player is None and table.state.seats[0].player is not None
+    events = [m["event"] for m in clients[0].messages if m["type"] == "event"]
+    freed = [e for e in events if e["kind"] == "seat_left"]
+    assert freed == [{"kind": "seat_left", "seat": 1, "reason": "not_ready"}]
+    assert table.state.series.totals == totals and table.state.status == "between"
+    newcomer = client(9)
+    r.hub.clients[newcomer] = {table.id}
+    r.call(table.sit, newcomer, 1)  # the freed seat is free for someone else, and the game goes on
+    assert table.state.status == "playing"
+
+
+def test_getting_ready_in_time_keeps_the_seat_and_a_restart_keeps_the_remaining_time(tmp_path: Path) -> None:
+    r = rig(tmp_path, ready_seconds=30.0)
+    table, clients = seated_table(r, humans=2)
+    play_out(r, table, clients)
+    r.clock.advance(20.0)
+    rebuilt = r.hub._rebuild(table.id).state  # a restart: the deadline comes from the stored game end
+    assert rebuilt.between_since == table.state.between_since
+    r.call(table.ready, clients[0])
+    r.call(table.ready, clients[1])
+    assert table.state.status == "playing"
+    r.clock.advance(31.0)  # past the old ready deadline (the game waits on a human's 60 s turn by then)
+    assert all(slot.player is not None for slot in table.state.seats)
+    assert not [m for m in clients[0].messages if m["type"] == "event" and m["event"]["kind"] == "seat_left"]

@@ -23,7 +23,7 @@ from .state import TableState
 class Due:
     """Something a table waits for. ``turn`` names the turn (stale timers are recognised by it)."""
 
-    kind: Literal["timeout", "bot", "grace"]
+    kind: Literal["timeout", "bot", "grace", "ready"]
     seat: int
     turn: tuple[int, int] | None = None
     at: float | None = None
@@ -41,6 +41,21 @@ def turn_due(state: TableState) -> Due | None:
     if deadline is not None:
         return Due("timeout", seat, turn, deadline)
     return Due("bot", seat, turn)
+
+
+def ready_due(state: TableState, ready_seconds: float) -> Due | None:
+    """Between games, when the seats not ready yet are freed (``seat`` -1: the whole table); ``None``
+    when nobody is waited for or there is no ready timeout.
+
+    >>> from niugui.server.tables.state import TableState
+    >>> ready_due(TableState("t1", creator="a1", code=None), 60.0) is None   # waiting, not between
+    True
+    """
+    if ready_seconds <= 0 or state.status != "between":
+        return None
+    if all(slot.ready or not slot.human for slot in state.seats):
+        return None
+    return Due("ready", -1, (state.game_no, -1), state.between_since + ready_seconds)
 
 
 def grace_seats(state: TableState, leaving: Mapping[int, str]) -> set[int]:
@@ -69,6 +84,7 @@ class Clock:
         bot_delay: float,
         grace_seconds: float,
         now: Callable[[], float],
+        ready_seconds: float = 0.0,
     ) -> None:
         self._timers = timers
         self._on_due = on_due
@@ -77,6 +93,8 @@ class Clock:
         self._now = now
         self._turn: tuple[Due, Handle] | None = None
         self._grace: dict[int, Handle] = {}
+        self._ready_seconds = ready_seconds
+        self._ready: tuple[Due, Handle] | None = None
 
     @property
     def armed(self) -> Due | None:
@@ -94,6 +112,14 @@ class Clock:
             if due is not None:
                 delay = self._bot_delay if due.at is None else max(0.0, due.at - self._now())
                 self._turn = (due, self._timers.call_later(delay, self._fire, due))
+        ready = ready_due(state, self._ready_seconds)
+        if (self._ready and self._ready[0]) != ready:
+            if self._ready is not None:
+                self._ready[1].cancel()
+                self._ready = None
+            if ready is not None and ready.at is not None:
+                delay = max(0.0, ready.at - self._now())
+                self._ready = (ready, self._timers.call_later(delay, self._fire, ready))
         away = grace_seats(state, leaving)
         for seat in list(self._grace):
             if seat not in away:
@@ -105,6 +131,9 @@ class Clock:
 
     def stop(self) -> None:
         self._cancel_turn()
+        if self._ready is not None:
+            self._ready[1].cancel()
+            self._ready = None
         for handle in self._grace.values():
             handle.cancel()
         self._grace.clear()
@@ -117,6 +146,9 @@ class Clock:
     def _fire(self, due: Due) -> None:
         if due.kind == "grace":
             self._grace.pop(due.seat, None)
+        elif due.kind == "ready":
+            if self._ready is not None and self._ready[0] == due:
+                self._ready = None
         elif self._turn is not None and self._turn[0] == due:
             self._turn = None
         self._on_due(due)

@@ -200,6 +200,20 @@ def ready(state: TableState, account_id: str) -> list[Step]:
 # ---- presence and 托管 ----------------------------------------------------------------------------
 
 
+def free_unready(state: TableState) -> list[Step]:
+    """Between games, the ready timeout ran out: every human seat not ready is freed for someone
+    else (``seat_left`` with reason ``not_ready``; not an escape — no game is in progress)."""
+    if state.status != "between":
+        return []
+    return steps(
+        *(
+            EvSeatLeft(kind="seat_left", seat=n, reason="not_ready")
+            for n, slot in enumerate(state.seats)
+            if slot.human and not slot.ready
+        )
+    )
+
+
 def came_online(state: TableState, seat: int) -> list[Step]:
     """A seated player is connected again: online, and 托管 from the disconnect ends."""
     slot = state.seats[seat]

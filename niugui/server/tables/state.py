@@ -114,6 +114,8 @@ class TableState:
     flip: FlipInfo | None = None
     turn_since: float = 0.0
     """When the seat to move got its turn (its timer counts from here)."""
+    between_since: float = 0.0
+    """When the last game ended (the ready timeout between games counts from here)."""
     changed: int = 0
     """The seq of the last event that changed the table around the game (a play or a pass changes
     only the game and whose turn it is): the fan-out keeps the table's state serialized until then."""
@@ -225,6 +227,7 @@ def reduce(state: TableState, stored: Stored) -> None:
         case EvGameOver():
             assert state.game is not None and state.game.result is not None
             state.series.add(state.game.result)
+            state.between_since = stored.time
             for slot in state.seats:
                 slot.ready = not slot.human
         case EvSettings():

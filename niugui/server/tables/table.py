@@ -41,7 +41,7 @@ from ..store import Write
 from ..writer import EventWriter
 from . import commands
 from .bots import BotRunner, Bots
-from .clock import Clock, Due, Timers, turn_due
+from .clock import Clock, Due, Timers, ready_due, turn_due
 from .commands import Dealer, FairDealer, Fault, Step
 from .fanout import Client, FanOut, Sent
 from .state import Stored, TableState, reduce, status_after
@@ -109,6 +109,7 @@ class Table:
             bot_delay=config.bot_delay,
             grace_seconds=config.grace_seconds,
             now=services.now,
+            ready_seconds=config.ready_seconds,
         )
         self.bots = Bots()
         self.leaving: dict[int, LeaveReason] = {}
@@ -370,6 +371,10 @@ class Table:
             if slot.online or not slot.human:
                 return Outcome()
             return Outcome(self._vacate(due.seat, "grace"))
+        if due.kind == "ready":
+            if ready_due(state, self.config.ready_seconds) != due:
+                return Outcome()  # everyone got ready, or the table moved on, meanwhile
+            return Outcome(commands.free_unready(state))
         if turn_due(state) != due or (self._thinking is not None and self._thinking.turn == due.turn):
             return Outcome()  # the turn moved on meanwhile, or its bot is choosing already
         seat = due.seat
