@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import redis
-from server_harness import WAIT, Player, Server
+from server_harness import WAIT, Player, Server, my_turn, play_turn
 
 LEASE = "3"
 """The nodes' lease in seconds: short, so that failover tests are quick; a third of it between renewals
@@ -46,8 +46,10 @@ class Cluster:
                 db=self.db,
             )
             self.nodes.append(node.start())
-        self.wait(lambda: all(self.health(n).get("nodes") == len(self.alive()) for n in self.alive()),
-                  "every node to see every other")
+        self.wait(
+            lambda: all(self.health(n).get("nodes") == len(self.alive()) for n in self.alive()),
+            "every node to see every other",
+        )
         return self.nodes
 
     def alive(self) -> list[Server]:
@@ -88,6 +90,35 @@ class Cluster:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{what} did not happen within {timeout:g} s")
             time.sleep(0.05)
+
+
+RETRY = ("server_error",)
+"""What a client retries: the table's node died or the table is moving (the page retries too)."""
+
+
+def retrying(player: Player, kind: str, **fields: Any) -> dict[str, Any]:
+    """A request sent again while the answer says the table is moving (a failover), until acked."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        answer = player.request(kind, **fields)
+        if answer["type"] == "ack" or answer["code"] not in RETRY or time.monotonic() > deadline:
+            return answer
+        player.pump()
+        time.sleep(0.1)  # a client's back-off between retries, not a wait for something
+
+
+def act_through_failover(player: Player, table: str) -> dict[str, Any]:
+    """:func:`play_turn`, except that a refusal during a failover is no failure: either the table was
+    moving (try again later), or, meanwhile, 托管 moved for the seat and the turn has passed."""
+    seq = player.last_seq.get(table, 0)
+    answer = play_turn(player, table)
+    if answer["type"] == "ack":
+        return answer
+    player.pump()
+    if answer["code"] in RETRY or player.last_seq.get(table, 0) > seq or not my_turn(player, table):
+        time.sleep(0.1)  # back-off
+        return {"type": "ack", "retry": answer}
+    return answer
 
 
 def events_by_seq(players: list[Player], table: str) -> dict[int, str]:

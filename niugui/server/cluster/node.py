@@ -68,6 +68,11 @@ class ClusterMetrics:
         )
         self.renewals = Counter("niugui_cluster_lease_renewals_total", "lease renewal rounds", registry=r)
         self.lost = Counter("niugui_cluster_leases_lost_total", "tables dropped: lease lost", registry=r)
+        self.refused = Counter(
+            "niugui_cluster_writes_refused_total",
+            "event writes refused: this node's lease had expired, or the store saw a newer owner",
+            registry=r,
+        )
         self.takeovers = Counter(
             "niugui_cluster_takeovers_total",
             "tables adopted from another node (dead or draining)",
@@ -111,12 +116,16 @@ class FencedWriter:
             held = self.node.fences.get(w.table_id)
             if held is None or held[1] < now:
                 self.node.fences.pop(w.table_id, None)
+                self.node.metrics.refused.inc()
+                logs.warning("a write refused: the lease had expired", table=w.table_id)
                 done(StaleWrite(f"this node does not hold table {w.table_id} (any more)"))
                 return
             w.fence = held[0]
 
         def stored(error: BaseException | None) -> None:
             if isinstance(error, StaleWrite):
+                self.node.metrics.refused.inc()
+                logs.warning("a write refused by the store: a newer owner", table=writes[0].table_id)
                 for w in writes:
                     self.node.fences.pop(w.table_id, None)
             done(error)
@@ -326,6 +335,8 @@ class Node:
                 if found is not None:
                     table_id = found
                     owner = (await self.leases.owners([found]))[found]
+            if owner is not None and owner != self.node_id and owner not in self.loads:
+                raise Fault("server_error", MOVING)  # its node is gone: its lease will be soon
             if owner is None or owner == self.node_id:
                 row = await asyncio.to_thread(self.hub.store.table_row, table_id)
                 if row is not None and row["status"] != "finished":
@@ -553,7 +564,7 @@ class Node:
 
     async def _heartbeat(self) -> None:
         """Announce this node (and its load), and read which nodes are alive and theirs."""
-        ttl = int(self.settings.lease_seconds * 3000)
+        ttl = int(self.settings.lease_seconds * 1000)  # gone with its leases
         nodes_key = f"{self.prefix}:nodes"
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(self._node_key(self.node_id), json.dumps({"tables": len(self.fences)}), px=ttl)
