@@ -14,8 +14,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
 
-from cluster_harness import Cluster  # noqa: E402
-from server_harness import pg_url  # noqa: E402
+from cluster_harness import Cluster
+from server_harness import pg_url
 
 
 def redis_url() -> str:

@@ -4,6 +4,7 @@ different events, and the paused owner's late writes refused by its stale fencin
 
 from __future__ import annotations
 
+import json
 import signal
 
 from cluster_harness import Cluster, act_through_failover, events_by_seq, gapless, retrying
@@ -75,7 +76,7 @@ def test_split_brain_the_paused_owner_cannot_write_after_losing_its_lease(cluste
         )
         # a request the paused owner will find waiting when it wakes up
         stale = next(p for p in players if p.server is old)
-        stale.send_raw('{"type": "ready", "id": "late", "table": "%s"}' % table)
+        stale.send_raw(json.dumps({"type": "ready", "id": "late", "table": table}))
     finally:
         old.process.send_signal(signal.SIGCONT)
     cluster.wait(
