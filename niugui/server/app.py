@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import Body, FastAPI, Header, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
@@ -58,7 +59,7 @@ from .protocol import (
     error_frame,
     welcome_frame,
 )
-from .store import AccountRow, GameRow, Store
+from .store import AccountRow, GameRow, Store, is_locked
 from .tables import Answer, Fault
 
 WS_HARD_LIMIT = 64 * 1024
@@ -316,6 +317,16 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     @app.exception_handler(RecursionError)
     async def too_deep(_request: Request, _error: RecursionError) -> JSONResponse:
         return JSONResponse({"detail": "the body is nested too deeply"}, status_code=422)
+
+    @app.exception_handler(sa.exc.OperationalError)
+    async def database_unavailable(_request: Request, error: sa.exc.OperationalError) -> JSONResponse:
+        """A database locked by another process, or out of reach: 503, try again (never a 500)."""
+        logs.warning("an HTTP request found the database unavailable", locked=is_locked(error))
+        return JSONResponse(
+            {"detail": "the server's database is busy; try again in a moment"},
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
 
     @app.exception_handler(BodyTooLarge)
     async def too_large(_request: Request, _error: BodyTooLarge) -> JSONResponse:

@@ -17,6 +17,7 @@ from .protocol import (
     CreateTable,
     EvDeal,
     FillBots,
+    FreeSeat,
     Leave,
     ListTables,
     LobbyData,
@@ -88,7 +89,8 @@ class Hub:
         self.metrics = metrics
         if services is None:
             loop = asyncio.get_running_loop()
-            services = Services(Writer(store, loop), loop, ExecutorBots(loop), older=stored_events(store))
+            writer = Writer(store, loop, metrics.locked_retries)
+            services = Services(writer, loop, ExecutorBots(loop), older=stored_events(store))
         self.services = services
         self.tables: dict[str, Table] = {}
         self.quarantined: dict[str, str] = {}
@@ -248,6 +250,8 @@ class Hub:
             table.set_autoplay(client, message.on, reply)
         elif isinstance(message, FillBots):
             table.fill_bots(client, reply)
+        elif isinstance(message, FreeSeat):
+            table.free_seat(client, message.seat, reply)
         elif isinstance(message, UpdateSettings):
             table.update_settings(client, message.settings, reply)
         else:  # pragma: no cover - the protocol models and this list change together

@@ -245,10 +245,15 @@ class Store:
             if max_age is not None and used < now - max_age:
                 c.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
                 return None
-            if now - used > 3600:
-                c.execute(
-                    sessions.update().where(sessions.c.token_hash == token_hash).values(last_used_at=now)
-                )
+        if now - used > 3600:
+            try:
+                with self._tx() as c:
+                    c.execute(
+                        sessions.update().where(sessions.c.token_hash == token_hash).values(last_used_at=now)
+                    )
+            except sa.exc.OperationalError as error:  # a locked database: refresh it next time
+                if not is_locked(error):
+                    raise
         return AccountRow(row.id, row.nickname, row.username)
 
     def end_session(self, token_hash: str) -> str | None:
@@ -605,10 +610,23 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+BUSY_TIMEOUT_MS = 1000
+"""How long one SQLite statement waits for another process's write lock before it fails as locked:
+short, because the event writer retries (:func:`is_locked`) and nothing on the event loop waits."""
+
+
+def is_locked(error: BaseException) -> bool:
+    """Did ``error`` come from a database that another connection holds locked (SQLite's "database
+    is locked"/"busy")? Such a failure is transient: the same write succeeds once the lock is gone."""
+    cause = getattr(error, "orig", error)
+    text = str(cause).lower()
+    return isinstance(error, sa.exc.OperationalError) and ("locked" in text or "busy" in text)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # a killed process loses no committed transaction
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.close()
