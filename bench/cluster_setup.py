@@ -4,16 +4,12 @@ start) and a fresh Redis key prefix, both removed afterwards."""
 from __future__ import annotations
 
 import secrets
-import sys
-from pathlib import Path
 from types import TracebackType
 
 import redis
 import sqlalchemy as sa
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from niugui.server.store import Store  # noqa: E402
+from niugui.server.store import Store
 
 
 class Backing:
@@ -47,7 +43,8 @@ class Backing:
         return ["--db", self.url]
 
     def node_args(self, index: int) -> list[str]:
-        return [*self.db_args(), "--redis", self.redis_url, "--redis-prefix", self.prefix, "--node-id", f"b{index}"]
+        cluster = ["--redis", self.redis_url, "--redis-prefix", self.prefix, "--node-id", f"b{index}"]
+        return [*self.db_args(), *cluster]
 
     def redis_cpu(self) -> float:
         """CPU seconds the Redis server has used so far (every client's, not only ours)."""
