@@ -277,7 +277,14 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         store = opened or Store(config.database_url())
         store.migrate()
         hub = Hub(store, config, metrics)
-        hub.restore()
+        node = None
+        if config.cluster is None:
+            hub.restore()
+        else:  # a cluster node adopts the tables nobody holds (niugui/server/cluster)
+            from .cluster.node import Node
+
+            node = state["node"] = Node(hub, config.cluster)
+            await node.start()
         state["store"], state["hub"] = store, hub
         state["lobby"] = Lobby(
             lambda: [t.model_dump() for t in hub.lobby()], limits.lobby_seconds, limits.lobby_page
@@ -286,7 +293,10 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
         yield
         sweeper.cancel()
-        hub.close()
+        if node is None:
+            hub.close()
+        else:
+            await node.stop()
         hasher.close()
         store.close()
 
@@ -362,6 +372,15 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         """``ok``, or ``degraded`` with the ids of tables kept out of play (their events do not replay):
         the server still serves every other table, so it answers 200 either way."""
         quarantined = sorted(hub().quarantined)
+        if "node" in state:  # a cluster node: can it reach Redis and the database?
+            report: dict[str, Any] = await state["node"].health()
+            report["status"] = "degraded" if quarantined else "ok"
+            if quarantined:
+                report["quarantined"] = quarantined
+            if "down" in (report["redis"], report["db"]):
+                report["status"] = "down"
+                return JSONResponse(report, status_code=503)  # type: ignore[return-value]
+            return report
         if quarantined:
             return {"status": "degraded", "quarantined": quarantined}
         return {"status": "ok"}
