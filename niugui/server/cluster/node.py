@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from .. import gcpolicy, logs
 from ..hub import Hub, _short_id
@@ -162,7 +162,14 @@ class Node:
         self.settings = settings
         self.node_id = settings.node_id
         self.prefix = settings.prefix
-        self.redis = Redis.from_url(settings.redis_url, socket_timeout=max(2.0, settings.lease_seconds))
+        pool = BlockingConnectionPool.from_url(  # a burst of requests waits for a connection, never fails
+            settings.redis_url,
+            max_connections=32,
+            timeout=None,
+            socket_timeout=max(2.0, settings.lease_seconds),
+        )
+        self.redis = Redis(connection_pool=pool)
+        self._pool = pool
         self.leases = Leases(self.redis, self.prefix, self.node_id, settings.lease_seconds)
         self.bus = Bus(self.redis, self.prefix, self.node_id, self._frame, self._notice)
         self.metrics = ClusterMetrics(hub.metrics.registry)
@@ -214,6 +221,7 @@ class Node:
             await self.bus.close()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+            await self._pool.disconnect()
         logs.info("cluster node drained", node=self.node_id, tables=len(held))
 
     async def health(self) -> dict[str, Any]:
@@ -327,6 +335,10 @@ class Node:
             reply(fault)
 
     async def _forward_table(self, client: Client, message: Message, ref: str, reply: Reply) -> None:
+        follow = self.follows.get(ref)
+        if follow is not None and follow.owner is not None and follow.owner in self.loads:
+            self._forward(follow.owner, client, message, reply, ref)  # no look-up: its frames come from there
+            return
         try:
             table_id = ref
             owner = (await self.leases.owners([ref]))[ref]
@@ -387,6 +399,9 @@ class Node:
         pending.timer.cancel()
         error = message.get("err")
         if error is not None:
+            follow = self.follows.get(pending.table or "")
+            if error[1] == MOVING and follow is not None and follow.owner == pending.node:
+                follow.owner = None  # not there any more: look it up next time
             pending.reply(Fault(error[0], error[1], error[2]))
             return
         ack = Ack.model_validate(
