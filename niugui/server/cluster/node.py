@@ -189,6 +189,7 @@ class Node:
         self._adopting: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._period = settings.lease_seconds / 3
+        self._stopping = False
         hub.cluster = self
         hub.services.writer = FencedWriter(hub.services.writer, self)
 
@@ -204,6 +205,7 @@ class Node:
 
     async def stop(self) -> None:
         """Drain: stop the tables, store what waits, release every lease and tell the other nodes."""
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -255,7 +257,7 @@ class Node:
             asyncio.get_running_loop().create_task(self._create(client, message, reply))
             return True
         ref = getattr(message, "table", None)
-        if not isinstance(ref, str) or self._local_table(ref) is not None:
+        if not isinstance(ref, str) or self._local_table(ref, isinstance(message, Watch | Sit)) is not None:
             return False
         asyncio.get_running_loop().create_task(self._forward_table(client, message, ref, reply))
         return True
@@ -268,7 +270,7 @@ class Node:
         return True
 
     def lobby(self) -> list[TableSummary]:
-        return self.elsewhere
+        return [t for t in self.elsewhere if t.id not in self.hub.tables]  # one that moved here: once
 
     def seats(self, account_id: str) -> list[SeatRef]:
         """The seats the account holds at other nodes' public tables."""
@@ -291,9 +293,10 @@ class Node:
 
     # ---- requests for other nodes' tables --------------------------------------------------------------
 
-    def _local_table(self, ref: str) -> Table | None:
+    def _local_table(self, ref: str, by_code: bool) -> Table | None:
+        """The table of this node that ``ref`` names (by its join code too, for watch and sit)."""
         table = self.hub.tables.get(ref)
-        if table is None:
+        if table is None and by_code:
             table = next((t for t in self.hub.tables.values() if t.state.code == ref), None)
         return table
 
@@ -528,7 +531,7 @@ class Node:
                 asyncio.get_running_loop().create_task(self._create_here(proxy, request, reply))
                 return
             ref = getattr(request, "table", None)
-            if isinstance(ref, str) and self._local_table(ref) is None:
+            if isinstance(ref, str) and self._local_table(ref, isinstance(request, Watch | Sit)) is None:
                 raise Fault("server_error", MOVING)
         except Fault as fault:
             reply(fault)
@@ -646,6 +649,8 @@ class Node:
 
     async def _adopt_all(self, table_ids: list[str]) -> None:
         for table_id in table_ids:
+            if self._stopping:
+                return
             if table_id in self.fences or table_id in self._adopting:
                 continue
             self._adopting.add(table_id)
