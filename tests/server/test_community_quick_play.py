@@ -206,6 +206,7 @@ def test_escapes_delay_quick_play_and_show_at_the_seat(tmp_path: Path) -> None:
         runner.wait_event("game_over")
         card = profile(srv, runner.account_id)
         assert card["escapes"] == 1 and card["escape_rate"] == 1.0 and card["games"] == 1
+        assert card["rating"] is None  # one person and three bots: not rated (two humans at least)
         runner.ok("quick_play")
         mark = len(runner.received)
         status = runner.wait(lambda m: m["type"] == "queue" and m["status"] == "waiting" and m["delay"] > 0)
