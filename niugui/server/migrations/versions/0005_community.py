@@ -1,7 +1,7 @@
 """Ratings: each account's current rating (openskill μ, σ) and its history, one row per rated game.
 
-Revision ID: 0004
-Revises: 0003
+Revision ID: 0005
+Revises: 0004
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004"
-down_revision: str | None = "0003"
+revision = "0005"
+down_revision: str | None = "0004"
 branch_labels = None
 depends_on = None
 
