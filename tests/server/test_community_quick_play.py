@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from server_harness import WAIT, Player, Server, drive, game_over, wait_until
 from test_server_games import assert_no_leak
@@ -111,6 +112,9 @@ def test_the_queue_says_how_many_wait(server: Server) -> None:
     assert a.wait(lambda m: m["type"] == "queue" and m["waiting"] == 1)["status"] == "waiting"
     bad = a.request("quick_play", turn_seconds="20")
     assert bad["type"] == "error" and bad["code"] == "invalid_message"
+    assert a.request("quick_play", turn_seconds=1)["code"] == "invalid_message"  # out of range
+    assert httpx.get(f"{server.url}/api/players/nobody/profile", timeout=10).status_code == 404
+    assert httpx.get(f"{server.url}/api/leaderboard?by=luck", timeout=10).status_code == 422
 
 
 def take_bots(player: Player) -> dict[str, Any]:

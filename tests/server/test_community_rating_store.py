@@ -73,14 +73,22 @@ GAMES = [
 ]
 
 
-def open_store(path: Path) -> Store:
-    store = Store(f"sqlite:///{path / 'niugui.sqlite3'}")
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'niugui.sqlite3'}"
+    found: str = request.getfixturevalue("pg_schema_url")  # a fresh schema, dropped after
+    return found
+
+
+def open_store(url: str) -> Store:
+    store = Store(url)
     store.migrate()
     return store
 
 
-def test_ratings_follow_the_library_game_after_game_and_survive_a_restart(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+def test_ratings_follow_the_library_game_after_game_and_survive_a_restart(url: str) -> None:
+    store = open_store(url)
     for account in H:
         store.create_account(account, account, f"token-{account}")
     with store.engine.begin() as c:
@@ -124,7 +132,7 @@ def test_ratings_follow_the_library_game_after_game_and_survive_a_restart(tmp_pa
             assert found[0].mu == pytest.approx(expected[account].mu), (n, account)
             assert found[0].sigma == pytest.approx(expected[account].sigma), (n, account)
     store.close()
-    again = open_store(tmp_path)  # a restart: the same ratings, their history, their game counts
+    again = open_store(url)  # a restart: the same ratings, their history, their game counts
     # rated games that moved each: c and d did not play the mixed game; only c moved in its escape
     games = {"a": 5, "b": 5, "c": 5, "d": 4}
     for account in H:
