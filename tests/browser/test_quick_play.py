@@ -109,3 +109,11 @@ def test_leaving_the_queue_goes_back_to_the_button(browser: Any, community_serve
     page.wait_for_selector("[data-action=leave-queue]")
     page.click("[data-action=leave-queue]")
     page.wait_for_selector("[data-action=quick-play]")
+
+
+def test_every_word_of_these_screens_exists_in_both_languages(browser: Any, static_url: str) -> None:
+    page = browser.new_context().new_page()
+    page.goto(static_url + "/index.html")
+    keys = page.evaluate("async () => (await import('/js/words.js')).WORD_KEYS")
+    assert set(keys["zh"]) == set(keys["en"])
+    page.context.close()
