@@ -1,18 +1,10 @@
 // A player's profile (GET /api/players/{id}/profile) with the rating chart, and the leaderboard by
 // rating or by points (GET /api/leaderboard?by=…). Plain DOM and SVG.
 
-import { button, el } from "./dom.js";
+import { button, el, svgEl as svg } from "./dom.js";
 import { api, session } from "./net.js";
 import { t } from "./i18n.js";
 import { percent, w } from "./words.js";
-
-const SVG = "http://www.w3.org/2000/svg";
-
-function svg(tag, attrs = {}) {
-  const node = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
 
 /** The rating after each rated game as a line (shown rating; the first point is the start, 0). */
 export function ratingChart(history, width = 320, height = 120) {

@@ -1,6 +1,7 @@
 // Words of quick play, ratings, leaderboards and profiles (zh default, en), apart from i18n.js so
 // that these screens add no edits to the shared dictionary; the same {name} placeholders as t().
 
+import { el } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 
 const WORDS = {
@@ -108,11 +109,9 @@ export const percent = (rate) => (rate === null || rate === undefined ? "—" : 
 
 /** A seat's rating and escape rate as the others see them (docs/community.md); a bot's rating only. */
 export function seatStats(player) {
-  const line = document.createElement("div");
-  line.className = "seat-stats";
-  line.dataset.role = "seat-stats";
   const rating = player.rating === null || player.rating === undefined ? "—" : String(player.rating);
-  line.textContent = player.bot ? rating : w("seat_stats", { r: rating, e: percent(player.escape_rate) });
+  const line = el("div", "seat-stats", player.bot ? rating : w("seat_stats", { r: rating, e: percent(player.escape_rate) }));
+  line.dataset.role = "seat-stats";
   return line;
 }
 
