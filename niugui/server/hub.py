@@ -16,6 +16,8 @@ from .protocol import (
     CreateTable,
     EvDeal,
     FillBots,
+    Invitation,
+    Invite,
     Leave,
     ListTables,
     LobbyData,
@@ -75,6 +77,8 @@ class Hub:
         self.quarantined: dict[str, str] = {}
         """Tables whose stored events did not replay at the start: id → the error's type."""
         self.clients: dict[Client, set[str]] = {}  # connection -> tables it is subscribed to
+        self.bots: dict[str, dict[Client, None]] = {}
+        """The connections of bot accounts, by username in lower case (whom ``invite`` reaches)."""
 
     # ---- startup and shutdown ---------------------------------------------------------------------------
 
@@ -154,9 +158,12 @@ class Hub:
 
     # ---- connections -----------------------------------------------------------------------------
 
-    def connect(self, client: Client) -> list[SeatRef]:
-        """A new connection: the tables where its account holds a seat."""
+    def connect(self, client: Client, bot_username: str | None = None) -> list[SeatRef]:
+        """A new connection (a bot account's: ``bot_username``): the tables where its account holds
+        a seat."""
         self.clients[client] = set()
+        if bot_username is not None:
+            self.bots.setdefault(bot_username.lower(), {})[client] = None
         seats = []
         for table in self.tables.values():
             seat = table.state.seat_of(client.account_id)
@@ -165,6 +172,9 @@ class Hub:
         return seats
 
     def disconnect(self, client: Client) -> None:
+        for name, connections in list(self.bots.items()):
+            if connections.pop(client, None) is not None and not connections:
+                del self.bots[name]
         for table_id in self.clients.pop(client, set()):
             table = self.tables.get(table_id)
             if table is not None:
@@ -222,8 +232,32 @@ class Hub:
             table.fill_bots(client, reply)
         elif isinstance(message, UpdateSettings):
             table.update_settings(client, message.settings, reply)
+        elif isinstance(message, Invite):
+            self.invite(client, table, message, reply)
         else:  # pragma: no cover - the protocol models and this list change together
             raise Fault("unknown_type", f"no handler for {type(message).__name__}")
+
+    def invite(self, client: Client, table: Table, message: Invite, reply: Reply) -> None:
+        """Invite a connected bot account to a seat: each of its connections gets an ``invitation``."""
+        guests = list(self.bots.get(message.username.lower(), ()))
+        if not guests:
+            raise Fault("bot_offline", f"no bot account {message.username!r} is connected; start its client")
+
+        def notify(seat: int) -> None:
+            state = table.state
+            frame = Invitation(
+                type="invitation",
+                table=table.id,
+                seat=seat,
+                code=state.code,
+                by=client.nickname,
+                settings=state.settings,
+            ).model_dump_json()
+            for guest in guests:
+                guest.send(frame)
+            logs.info("bot account invited", table=table.id, seat=seat)
+
+        table.invite(client, guests[0].account_id, message.seat, notify, reply)
 
     def lobby(self, account_id: str | None = None) -> list[TableSummary]:
         return [

@@ -123,7 +123,10 @@ def steps(*events: AnyEvent) -> list[Step]:
 # ---- seats -------------------------------------------------------------------------------------------
 
 
-def sit(state: TableState, account_id: str, nickname: str, seat: int | None) -> tuple[int, list[Step]]:
+def sit(
+    state: TableState, account_id: str, nickname: str, seat: int | None, bot_account: bool = False
+) -> tuple[int, list[Step]]:
+    """Take ``seat`` (a free one when None); a bot account's seat is labelled ``bot_account``."""
     if state.status == "finished":
         raise Fault("bad_state", "this table has finished its games")
     if state.seat_of(account_id) is not None:
@@ -137,8 +140,28 @@ def sit(state: TableState, account_id: str, nickname: str, seat: int | None) -> 
         seat = free[0]
     elif state.seats[seat].player is not None:
         raise Fault("seat_taken", f"seat {seat} is taken")
-    player = PlayerRef(id=account_id, nickname=nickname, bot=None)
+    player = PlayerRef(id=account_id, nickname=nickname, bot=None, bot_account=bot_account)
     return seat, steps(EvSeatTaken(kind="seat_taken", seat=seat, player=player))
+
+
+def invitation(state: TableState, account_id: str, guest_id: str, seat: int | None) -> int:
+    """The seat the creator (``account_id``) may invite the bot account ``guest_id`` to now; it
+    causes no event (the seat stays free until the bot account sits)."""
+    if account_id != state.creator:
+        raise Fault("forbidden", "only the table's creator can invite a bot account")
+    if state.status in ("playing", "finished"):
+        raise Fault("bad_state", f"the table is {state.status}; invite between games")
+    held = state.seat_of(guest_id)
+    if held is not None:
+        raise Fault("already_seated", f"that bot account holds seat {held} at this table already")
+    if seat is None:
+        free = [n for n, slot in enumerate(state.seats) if slot.player is None]
+        if not free:
+            raise Fault("table_full", "no free seat at this table")
+        return free[0]
+    if state.seats[seat].player is not None:
+        raise Fault("seat_taken", f"seat {seat} is taken")
+    return seat
 
 
 def seated(state: TableState, account_id: str) -> int:

@@ -1,0 +1,25 @@
+"""Bot accounts: an account registered as a bot (``bot``) plays over the protocol like a person and is
+labelled as a bot wherever it appears.
+
+Revision ID: 0004
+Revises: 0003
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0004"
+down_revision: str | None = "0003"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.add_column("accounts", sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()))
+
+
+def downgrade() -> None:
+    with op.batch_alter_table("accounts") as batch:
+        batch.drop_column("bot")
