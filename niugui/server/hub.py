@@ -79,6 +79,7 @@ class Hub:
         self.clients: dict[Client, set[str]] = {}  # connection -> tables it is subscribed to
         self.bots: dict[str, dict[Client, None]] = {}
         """The connections of bot accounts, by username in lower case (whom ``invite`` reaches)."""
+        self._bot_names: dict[Client, str] = {}
 
     # ---- startup and shutdown ---------------------------------------------------------------------------
 
@@ -163,7 +164,8 @@ class Hub:
         a seat."""
         self.clients[client] = set()
         if bot_username is not None:
-            self.bots.setdefault(bot_username.lower(), {})[client] = None
+            name = self._bot_names[client] = bot_username.lower()
+            self.bots.setdefault(name, {})[client] = None
         seats = []
         for table in self.tables.values():
             seat = table.state.seat_of(client.account_id)
@@ -172,8 +174,11 @@ class Hub:
         return seats
 
     def disconnect(self, client: Client) -> None:
-        for name, connections in list(self.bots.items()):
-            if connections.pop(client, None) is not None and not connections:
+        name = self._bot_names.pop(client, None)
+        if name is not None:
+            connections = self.bots[name]
+            connections.pop(client, None)
+            if not connections:
                 del self.bots[name]
         for table_id in self.clients.pop(client, set()):
             table = self.tables.get(table_id)

@@ -781,6 +781,11 @@ class ReplaySeat(Message):
 
     nickname: str | None = Field(None, max_length=40)
     bot: str | None = Field(None, max_length=16, description="a bot's level, when a bot played the seat")
+    bot_account: bool = Field(
+        False,
+        exclude_if=_unset,
+        description="a bot account played the seat (a stored game's replay; the key is sent only when true)",
+    )
 
 
 class ReplayStep(Message):

@@ -304,6 +304,14 @@ class Store:
             row = c.execute(sa.select(accounts).where(accounts.c.id == account_id)).first()
         return None if row is None else AccountRow(row.id, row.nickname, row.username, bool(row.bot))
 
+    def bot_accounts(self, account_ids: Sequence[str]) -> set[str]:
+        """Which of ``account_ids`` are bot accounts."""
+        if not account_ids:
+            return set()
+        with self._tx() as c:
+            query = sa.select(accounts.c.id).where(accounts.c.id.in_(list(account_ids)), accounts.c.bot)
+            return {row.id for row in c.execute(query)}
+
     # ---- tables and their events ----------------------------------------------------------------
 
     def write(self, writes: Sequence[Write], connection: Connection | None = None) -> None:

@@ -223,6 +223,15 @@ def test_only_the_creator_invites_and_bad_invitations_change_nothing(shared_serv
     assert bot.ok("sit", table=table, seat=3, code=None)["data"] == {"seat": 3}
     assert alice.request("invite", table=table, username=username)["code"] == "already_seated"
 
+    # A private table's invitation carries its join code, which is what lets the bot account in.
+    hidden = new_table(alice, private=True)
+    code = alice.states[hidden]["code"]
+    alice.ok("invite", table=hidden, username=username)
+    invitation = bot.wait(lambda m: m["type"] == "invitation" and m["table"] == hidden, what="the invitation")
+    assert (invitation["seat"], invitation["code"]) == (0, code)
+    assert bot.request("sit", table=hidden, seat=0)["code"] == "not_found"  # no code: no table
+    assert bot.ok("sit", table=hidden, seat=0, code=invitation["code"])["data"] == {"seat": 0}
+
 
 def test_bot_accounts_are_labelled_and_their_view_holds_no_other_hand(shared_server: Server) -> None:
     """A bot account's seat says so in views, the lobby, the ledger, the leaderboard and its history;
@@ -257,5 +266,7 @@ def test_bot_accounts_are_labelled_and_their_view_holds_no_other_hand(shared_ser
     board = {p["id"]: p for p in shared_server.get("/api/leaderboard?limit=500")["players"]}
     assert board[session["account"]["id"]]["bot"] is True and "bot" not in board[alice.account_id]
     assert shared_server.get(f"/api/players/{session['account']['id']}/games")["bot"] is True
+    replay = shared_server.get(f"/api/games/{over['game_id']}/replay")
+    assert [s.get("bot_account", False) for s in replay["seats"]] == [False, True, False, False]
     me = httpx.get(shared_server.url + "/api/me", headers={"Authorization": f"Bearer {session['token']}"})
     assert me.json()["bot"] is True
