@@ -88,6 +88,27 @@ def invite_when_connected(creator: Player, table: str, username: str, seat: int,
         time.sleep(0.05)  # polling the invitation itself: it is accepted once the client is connected
 
 
+def invited_client(
+    server: Server,
+    command: list[str],
+    log: Path,
+    clients: list[Process],
+    seat: int,
+    games: int,
+    turn: int = 30,
+) -> tuple[dict[str, Any], Process, Player, str]:
+    """A new bot account whose client (``command``) is invited to ``seat`` at a new table of
+    ``games`` games, where 阿丽 sits too: (the bot's session, its client, 阿丽, the table)."""
+    bot = register_bot(server)
+    client = Process([*command, "--server", server.url], bot["token"], log)
+    clients.append(client)
+    alice = Player(server, "阿丽")
+    table = new_table(alice, turn_seconds=turn, games=games)
+    alice.ok("sit", table=table, seat=(seat + 2) % 4)
+    invite_when_connected(alice, table, bot["account"]["username"], seat, client)
+    return bot, client, alice, table
+
+
 def bot_actions(player: Player, table: str, seat: int, since: int = 0) -> list[str]:
     """How each action of ``seat`` was made (``player``: sent by its client), in the messages
     ``player`` received from index ``since`` on."""
@@ -108,18 +129,9 @@ def test_niugui_bot_client_plays_whole_games_and_survives_a_restart(
     reconnects after the server is killed and restarted mid-game, and stops cleanly on Ctrl-C."""
     server = Server(tmp_path / "data", "--rate-limit", "50").start()
     try:
-        bot = register_bot(server)
+        command = [sys.executable, "-m", "niugui.cli.main", "bot-client", "--bot", "basic"]
+        bot, client, alice, table = invited_client(server, command, tmp_path / "bot.log", clients, 1, 2, 300)
         username = bot["account"]["username"]
-        client = Process(
-            [sys.executable, "-m", "niugui.cli.main", "bot-client", "--bot", "basic", "--server", server.url],
-            bot["token"],
-            tmp_path / "bot-client.log",
-        )
-        clients.append(client)
-        alice = Player(server, "阿丽")
-        table = new_table(alice, turn_seconds=30, games=2)
-        alice.ok("sit", table=table, seat=0)
-        invite_when_connected(alice, table, username, 1, client)
         taken = alice.wait_event("seat_taken", seat=1)
         assert taken["event"]["player"] == {
             "id": bot["account"]["id"], "nickname": username, "bot": None, "bot_account": True
@@ -134,7 +146,17 @@ def test_niugui_bot_client_plays_whole_games_and_survives_a_restart(
         server.start()
         alice.connect()
         alice.ok("watch", table=table, last_seq=alice.last_seq[table])
+        # 阿丽 holds back her turns until the bot client is back, so it comes back to a game in
+        # progress: it must resume it (replayed actions, then a snapshot) and play on.
+        back = alice.wait(
+            lambda m: m["type"] == "event" and m["event"] == {"kind": "presence", "seat": 1, "online": True},
+            what="the bot client back online",
+        )
+        resumed = alice.received.index(back)
+        assert alice.states[table]["status"] == "playing"
         drive([alice], table, game_over(alice, table), what="the end of the first game")
+        by = bot_actions(alice, table, 1, since=resumed)
+        assert set(by) <= {"player"}, f"back, its client played its turns of the first game: {by}"
         # 托管 may have played the bot account's seat while its client was away; the second game
         # starts only once the client is back and ready, and the client plays all of it.
         second = len(alice.received)
@@ -160,17 +182,8 @@ def test_the_examples_client_plays_a_whole_game(
     """examples/bot_client.py — the protocol only, no niugui import — finishes a game."""
     source = EXAMPLE.read_text(encoding="utf-8")
     assert "import niugui" not in source and "from niugui" not in source
-    bot = register_bot(shared_server)
-    client = Process(
-        [sys.executable, str(EXAMPLE), "--server", shared_server.url, "--games", "1"],
-        bot["token"],
-        tmp_path / "example.log",
-    )
-    clients.append(client)
-    alice = Player(shared_server, "alice")
-    table = new_table(alice, turn_seconds=30, games=1)
-    alice.ok("sit", table=table, seat=2)
-    invite_when_connected(alice, table, bot["account"]["username"], 0, client)
+    command = [sys.executable, str(EXAMPLE), "--games", "1"]
+    _, client, alice, table = invited_client(shared_server, command, tmp_path / "example.log", clients, 0, 1)
     alice.wait_event("seat_taken", seat=0)
     alice.ok("fill_bots", table=table)
     drive([alice], table, game_over(alice, table))
