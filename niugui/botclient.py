@@ -324,6 +324,7 @@ class BotClient:
             )
         elif event["kind"] == "table_finished":
             self.say(f"table {run.id} finished")
+            self.tables.pop(run.id, None)  # nothing more will happen there
         playing = any(r.state and r.state.get("status") == "playing" for r in self.tables.values())
         if self.stop_after is not None and self.games >= self.stop_after and not playing:
             self.say(f"{_games(self.games)} played; stopping")
