@@ -283,3 +283,21 @@ def test_bot_accounts_are_labelled_and_their_view_holds_no_other_hand(shared_ser
     assert [s.get("bot_account", False) for s in replay["seats"]] == [False, True, False, False]
     me = httpx.get(shared_server.url + "/api/me", headers={"Authorization": f"Bearer {session['token']}"})
     assert me.json()["bot"] is True
+
+
+def test_niugui_bot_client_refuses_a_persons_token(shared_server: Server, tmp_path: Path) -> None:
+    """A person's account must not be played by a program unlabelled: the client will not run on it."""
+    guest = shared_server.guest("person")
+    command = [sys.executable, "-m", "niugui.cli.main", "bot-client", "--server", shared_server.url]
+    client = Process(command, guest["token"], tmp_path / "person.log")
+    try:
+        assert client.wait() == 2
+        assert "is not a bot account" in client.text()
+    finally:
+        client.stop()
+    wrong = Process(command, "not-a-token", tmp_path / "wrong.log")
+    try:
+        assert wrong.wait() == 1
+        assert "refused the token" in wrong.text()
+    finally:
+        wrong.stop()
