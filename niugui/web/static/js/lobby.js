@@ -2,7 +2,7 @@
 
 import { getLang, t } from "./i18n.js";
 import { api, session } from "./net.js";
-import { botName } from "./table.js";
+import { botName, playerName } from "./table.js";
 import { cardElement } from "./cards.js";
 import { el } from "./dom.js";
 import { QuickPlayPanel } from "./quickplay.js";
@@ -335,7 +335,7 @@ export class LobbyScreen {
       li.append(sit, watch);
       const s = table.settings;
       const meta = el("div", "tmeta", [
-        table.seats.map((p, i) => (p ? (p.bot ? botName(i, p.bot) : p.nickname) : t("empty_seat"))).join(" · "),
+        table.seats.map((p, i) => (p ? (p.bot ? botName(i, p.bot) : playerName(p)) : t("empty_seat"))).join(" · "),
         t("settings_summary", { timer: s.turn_seconds, games: s.games ? t("n_games", { n: s.games }) : t("endless"), bots: t(`bot_${s.bot_level}`) }),
       ].join(" — "));
       li.append(meta);
