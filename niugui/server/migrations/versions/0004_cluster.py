@@ -21,5 +21,5 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("fence")
+    # Not a batch (copy-and-move) on SQLite: other tables' foreign keys point at ``tables``.
+    op.execute("ALTER TABLE tables DROP COLUMN fence")  # SQLite 3.35+ and PostgreSQL
