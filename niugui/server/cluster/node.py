@@ -148,6 +148,8 @@ class Follow:
 
     owner: str | None = None
     clients: dict[Client, int | None] = field(default_factory=dict)
+    codes: dict[Client, str] = field(default_factory=dict)
+    """The join code each connection gave (a private table's spectator needs it again at a new owner)."""
     asking: set[Client] = field(default_factory=set)
     """Connections for which a replay was asked and not answered yet."""
 
@@ -293,6 +295,7 @@ class Node:
     def disconnect(self, client: Client) -> None:
         for follow in self.follows.values():
             follow.clients.pop(client, None)
+            follow.codes.pop(client, None)
             follow.asking.discard(client)
         connection = self._ids.pop(client, None)
         if connection is not None:
@@ -389,6 +392,9 @@ class Node:
         if table is not None and isinstance(message, Watch | Sit | CreateTable):  # frames come before the ack
             follow = self.follows.setdefault(table, Follow(node))
             follow.clients.setdefault(client, message.last_seq if isinstance(message, Watch) else None)
+            code = getattr(message, "code", None)
+            if code is not None:
+                follow.codes[client] = code
         self.bus.send(
             node,
             {
@@ -429,6 +435,7 @@ class Node:
             follow = self.follows.get(table)
             if follow is not None:
                 follow.clients.pop(client, None)
+                follow.codes.pop(client, None)
         elif table is not None and isinstance(pending.message, Watch | Sit | CreateTable):
             follow = self.follows.setdefault(table, Follow(pending.node))
             follow.owner = pending.node
@@ -484,7 +491,9 @@ class Node:
                 if isinstance(answer, BaseException):
                     logs.info("could not follow a table at its new owner", table=table_id)
 
-            watch = Watch(type="watch", id="cluster", table=table_id, last_seq=last)
+            watch = Watch(
+                type="watch", id="cluster", table=table_id, last_seq=last, code=follow.codes.get(client)
+            )
             self._forward(follow.owner, client, watch, done, table_id)
         if table is not None and not follow.clients:
             self.follows.pop(table_id, None)
