@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from . import auth, expiry, logs, profiles, replays
+from . import auth, collusion, expiry, logs, profiles, replays
 from .config import Config
 from .guard import BodyTooLarge, Guard
 from .hub import Hub
@@ -536,7 +536,8 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         """Players by points (the ledger's sum), or by rating (at least ``rated_min_games`` rated games)."""
         if by == "rating":
             least = config.community.rated_min_games
-            return {"by": by, "min_games": least, "players": store().rating_leaderboard(limit, least)}
+            players = collusion.mark(store(), store().rating_leaderboard(limit, least), config.community)
+            return {"by": by, "min_games": least, "players": players}
         return {"by": by, "players": store().leaderboard(limit)}
 
     @app.get("/api/players/{account_id}/profile")

@@ -961,6 +961,10 @@ class LeaderboardRow(Message):
     mu: float | None = None
     sigma: float | None = None
     shown: int | None = Field(None, description="by rating: the shown rating")
+    rank: int | None = Field(None, description="by rating: the place, null for a flagged account")
+    flagged: bool | None = Field(
+        None, description="by rating: its rated games come from a closed circle (listed last, unranked)"
+    )
 
 
 class Leaderboard(Message):

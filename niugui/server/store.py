@@ -546,6 +546,30 @@ class Store:
                 for r in c.execute(query)
             ]
 
+    def co_players(self, account_ids: Sequence[str], window: int) -> dict[str, list[frozenset[str]]]:
+        """For each account, the other human accounts at each of its last ``window`` rated games,
+        newest first (what :mod:`niugui.server.collusion` reads)."""
+        if not account_ids:
+            return {}
+        other = ledger.alias("other")
+        query = (
+            sa.select(rating_history.c.id, rating_history.c.account_id, other.c.account_id.label("other"))
+            .join(other, other.c.game_id == rating_history.c.game_id)
+            .where(
+                rating_history.c.account_id.in_(list(account_ids)),
+                other.c.account_id.is_not(None),
+                other.c.account_id != rating_history.c.account_id,
+            )
+            .order_by(rating_history.c.id.desc())
+        )
+        games: dict[str, dict[int, set[str]]] = {a: {} for a in account_ids}
+        with self._tx() as c:
+            for row in c.execute(query):
+                mine = games[row.account_id]
+                if row.id in mine or len(mine) < window:
+                    mine.setdefault(row.id, set()).add(row.other)
+        return {a: [frozenset(others) for others in by_game.values()] for a, by_game in games.items()}
+
     def rating_history(self, account_id: str, limit: int = 500) -> list[dict[str, Any]]:
         """An account's rating after each of its last ``limit`` rated games, oldest first."""
         query = (
