@@ -24,7 +24,6 @@ from fastapi import Body, FastAPI, Header, HTTPException, Query, Request, WebSoc
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
@@ -45,6 +44,8 @@ from .protocol import (
     BotLevel,
     CreateTable,
     GuestRequest,
+    HttpError,
+    HttpErrorCode,
     ListTables,
     LobbyStatus,
     LoginRequest,
@@ -58,6 +59,7 @@ from .protocol import (
     error_frame,
     welcome_frame,
 )
+from .static import StaticSite
 from .store import AccountRow, GameRow, Store
 from .tables import Answer, Fault
 
@@ -112,6 +114,18 @@ def decode(text: str) -> Any:
                     "invalid_message", "a string is not valid Unicode (a lone surrogate)"
                 ) from None
     return data
+
+
+def http_error(code: HttpErrorCode, message: str) -> dict[str, Any]:
+    """An HTTP error's ``detail`` (:class:`~niugui.server.protocol.HttpError`)."""
+    return HttpError(code=code, message=message).model_dump()
+
+
+def fail(
+    status: int, code: HttpErrorCode, message: str, headers: dict[str, str] | None = None
+) -> HTTPException:
+    """An HTTP error the page words from its ``code``."""
+    return HTTPException(status, http_error(code, message), headers=headers)
 
 
 def _dump(message: dict[str, Any]) -> str:
@@ -296,8 +310,14 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     async def invalid(_request: Request, error: RequestValidationError) -> Response:
         """422 naming each bad field — without echoing the input (a password, or text that is not
         Unicode and could not even be sent back)."""
+        limits = ("min_length", "max_length", "ge", "le")  # for the page's words; never the input
         detail = [
-            {"type": e.get("type"), "loc": list(e.get("loc", ())), "msg": e.get("msg")}
+            {
+                "type": e.get("type"),
+                "loc": list(e.get("loc", ())),
+                "msg": e.get("msg"),
+                "ctx": {k: v for k, v in (e.get("ctx") or {}).items() if k in limits},
+            }
             for e in error.errors()
         ]
         body = json.dumps({"detail": detail}, ensure_ascii=True, default=str)
@@ -305,11 +325,12 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
 
     @app.exception_handler(RecursionError)
     async def too_deep(_request: Request, _error: RecursionError) -> JSONResponse:
-        return JSONResponse({"detail": "the body is nested too deeply"}, status_code=422)
+        detail = http_error("too_deep", "the body is nested too deeply")
+        return JSONResponse({"detail": detail}, status_code=422)
 
     @app.exception_handler(BodyTooLarge)
     async def too_large(_request: Request, _error: BodyTooLarge) -> JSONResponse:
-        return JSONResponse({"detail": "the body is too large"}, status_code=413)
+        return JSONResponse({"detail": http_error("too_large", "the body is too large")}, status_code=413)
 
     def store() -> Store:
         s: Store = state["store"]
@@ -327,9 +348,9 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         """The address key to count ``host`` by, or None when it is exempt."""
         return None if host in exempt else address_key(host)
 
-    def refuse(status: int, detail: str, retry_after: float) -> HTTPException:
+    def refuse(status: int, code: HttpErrorCode, detail: str, retry_after: float) -> HTTPException:
         metrics.limited.labels("http").inc()
-        return HTTPException(status, detail, headers={"Retry-After": str(max(1, math.ceil(retry_after)))})
+        return fail(status, code, detail, {"Retry-After": str(max(1, math.ceil(retry_after)))})
 
     def bearer(authorization: str | None) -> str | None:
         if not authorization or not authorization.lower().startswith("bearer "):
@@ -363,10 +384,12 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     async def guest(body: GuestRequest, request: Request) -> dict[str, Any]:
         nickname = body.nickname.strip()
         if not nickname:
-            raise HTTPException(422, "nickname: must not be blank")
+            raise fail(422, "blank_nickname", "nickname: must not be blank")
         key = limited_address(request.client.host if request.client else None)
         if key is not None and not guests.take(key):
-            raise refuse(429, "too many new guest accounts from your address; try later", 3600)
+            raise refuse(
+                429, "too_many_guests", "too many new guest accounts from your address; try later", 3600
+            )
         token = auth.new_token()
         account = await run_in_threadpool(
             store().create_account, auth.new_id(), nickname, auth.token_hash(token)
@@ -377,7 +400,9 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     def login_allowed(request: Request) -> None:
         key = limited_address(request.client.host if request.client else None)
         if key is not None and not logins.take(key):
-            raise refuse(429, "too many login attempts from your address; wait a minute", 60)
+            raise refuse(
+                429, "too_many_logins", "too many login attempts from your address; wait a minute", 60
+            )
 
     @app.post("/api/register")
     async def register(
@@ -387,7 +412,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         try:
             hashed = await hasher.hash(body.password)
         except auth.Busy as busy:
-            raise refuse(503, str(busy), 2) from None
+            raise refuse(503, "busy", str(busy), 2) from None
         current = await run_in_threadpool(account_of, authorization)
         token = auth.new_token()
         if current is None:
@@ -396,12 +421,12 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
             )
         else:
             if current.username is not None:
-                raise HTTPException(409, "this account is registered already")
+                raise fail(409, "registered_already", "this account is registered already")
             await run_in_threadpool(store().add_session, current.id, auth.token_hash(token))
         if not await run_in_threadpool(
             store().set_credentials, current.id, body.username, hashed, body.nickname
         ):
-            raise HTTPException(409, f"username {body.username!r} is taken")
+            raise fail(409, "username_taken", f"username {body.username!r} is taken")
         account = await run_in_threadpool(store().account, current.id)
         assert account is not None
         return session(account, token)
@@ -412,16 +437,19 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         tries = failures.get(body.username.lower())
         if not tries.can_take():
             raise refuse(
-                429, "too many failed logins for this username; try again later", tries.retry_after()
+                429,
+                "too_many_failures",
+                "too many failed logins for this username; try again later",
+                tries.retry_after(),
             )
         found = await run_in_threadpool(store().credentials, body.username)
         try:  # an unknown username costs a hash too, so the answer's time does not tell it apart
             ok = await hasher.verify(None if found is None else found[1], body.password)
         except auth.Busy as busy:
-            raise refuse(503, str(busy), 2) from None
+            raise refuse(503, "busy", str(busy), 2) from None
         if not ok or found is None:
             tries.take()
-            raise HTTPException(401, "wrong username or password")
+            raise fail(401, "wrong_password", "wrong username or password")
         token = auth.new_token()
         await run_in_threadpool(store().add_session, found[0].id, auth.token_hash(token))
         return session(found[0], token)
@@ -436,7 +464,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         token = bearer(authorization)
         account = None if token is None else await run_in_threadpool(account_of, authorization)
         if token is None or account is None:
-            raise HTTPException(401, "missing, unknown or expired token")
+            raise fail(401, "unauthorized", "missing, unknown or expired token")
         if body is not None and body.everywhere:
             ended = await run_in_threadpool(store().end_sessions, account.id)
             clients.revoke(account.id, None)
@@ -450,8 +478,17 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     def me(authorization: str | None = Header(None)) -> dict[str, Any]:
         account = account_of(authorization)
         if account is None:
-            raise HTTPException(401, "missing, unknown or expired token")
+            raise fail(401, "unauthorized", "missing, unknown or expired token")
         return {"id": account.id, "nickname": account.nickname, "username": account.username}
+
+    @app.get("/api/me/seats")
+    async def my_seats(authorization: str | None = Header(None)) -> dict[str, Any]:
+        """The tables where you hold a seat now (as ``welcome.seats``, with each table's name and
+        status), so that the lobby offers a way back to every one of them."""
+        account = await run_in_threadpool(account_of, authorization)
+        if account is None:
+            raise fail(401, "unauthorized", "missing, unknown or expired token")
+        return {"seats": hub().seats_of(account.id)}
 
     @app.get("/api/tables")
     async def tables(
@@ -489,7 +526,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         entries = [] if row is None else store().table_ledger(table_id)
         players = {e["account_id"] for e in entries if e["account_id"]}
         if row is None or not insider(row, account_of(authorization), code, players):
-            raise HTTPException(404, f"no table {table_id!r}")
+            raise fail(404, "no_table", f"no table {table_id!r}")
         return {"entries": entries}
 
     @app.get("/api/leaderboard")
@@ -504,9 +541,13 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     ) -> dict[str, Any]:
         """A player's games; games at private tables only for those who played at that table."""
         if store().account(account_id) is None:
-            raise HTTPException(404, f"no player {account_id!r}")
+            raise fail(404, "no_player", f"no player {account_id!r}")
         viewer = account_of(authorization)
-        return {"games": store().history(account_id, limit, viewer=None if viewer is None else viewer.id)}
+        games = store().history(account_id, limit, viewer=None if viewer is None else viewer.id)
+        names = store().table_names(g["table"] for g in games)
+        for g in games:
+            g["table_name"] = names.get(g["table"], "")
+        return {"games": games}
 
     def may_see(game: GameRow, authorization: str | None, code: str | None) -> bool:
         """A stored game: anyone's at a public table; a private table's only for its insiders."""
@@ -523,9 +564,9 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         """A finished game's record; of a private table only for its players and holders of the code."""
         game = store().game(game_id) if game_id in replays.GAME_IDS else None  # beyond: no game
         if game is None or not may_see(game, authorization, code):
-            raise HTTPException(404, f"no game {game_id}")
+            raise fail(404, "no_game", f"no game {game_id}")
         if game.record is None:
-            raise HTTPException(404, f"game {game_id} is still in progress")
+            raise fail(404, "game_in_progress", f"game {game_id} is still in progress")
         return JSONResponse(
             game.record, headers={"Content-Disposition": f'attachment; filename="niugui-game-{game_id}.json"'}
         )
@@ -816,7 +857,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
 
     static = config.static_dir or Path(__file__).resolve().parents[1] / "web" / "static"
     if static.is_dir():
-        app.mount("/", StaticFiles(directory=static, html=True), name="web")
+        app.mount("/", StaticSite.from_dir(static), name="web")
 
     return app
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from . import gcpolicy, logs
 from .config import Config
@@ -157,12 +158,19 @@ class Hub:
     def connect(self, client: Client) -> list[SeatRef]:
         """A new connection: the tables where its account holds a seat."""
         self.clients[client] = set()
-        seats = []
+        return [SeatRef(table=s["table"], seat=s["seat"]) for s in self.seats_of(client.account_id)]
+
+    def seats_of(self, account_id: str) -> list[dict[str, Any]]:
+        """Where an account holds a seat: table id, seat, the table's name and status."""
+        found = []
         for table in self.tables.values():
-            seat = table.state.seat_of(client.account_id)
+            seat = table.state.seat_of(account_id)
             if seat is not None:
-                seats.append(SeatRef(table=table.id, seat=seat))
-        return seats
+                state = table.state
+                found.append(
+                    {"table": table.id, "seat": seat, "name": state.settings.name, "status": state.status}
+                )
+        return found
 
     def disconnect(self, client: Client) -> None:
         for table_id in self.clients.pop(client, set()):

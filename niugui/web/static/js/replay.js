@@ -29,7 +29,7 @@ export function problemText(error) {
 }
 
 export class ReplayScreen {
-  constructor(root, { gameId = null, onBack }) {
+  constructor(root, { gameId = null, onBack, langButton = null }) {
     this.root = root;
     this.onBack = onBack;
     this.timer = null;
@@ -38,6 +38,7 @@ export class ReplayScreen {
     const bar = el("div", "topbar");
     bar.append(button("tb-btn", `← ${t("back")}`, "back", () => onBack()));
     bar.append(el("div", "grow", `${t("replay")}${gameId ? ` #${gameId}` : ""}`));
+    if (langButton) bar.append(langButton());
     root.append(bar);
     this.body = el("div", "");
     this.body.style.cssText = "flex:1;display:flex;flex-direction:column;min-height:0;";
