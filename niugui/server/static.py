@@ -21,6 +21,8 @@ from __future__ import annotations
 import gzip
 import hashlib
 import mimetypes
+import posixpath
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,7 +84,7 @@ class StaticSite:
             files[f"/{prefix}{name}"] = _file(name, found[name], IMMUTABLE)
             files[f"/{name}"] = _file(name, found[name], REVALIDATE)  # old links and the tests' modules
         if "index.html" in found:
-            page = _index(found["index.html"].decode(), prefix, [n for n in assets if n.endswith(".js")])
+            page = _index(found["index.html"].decode(), prefix, first_modules(found, "js/app.js"))
             files["/"] = files["/index.html"] = _file("index.html", page.encode(), REVALIDATE)
         if "sw.js" in found:
             shell = [f"./{prefix}{n}" for n in assets if not n.endswith((".png", ".md"))]
@@ -124,6 +126,33 @@ class StaticSite:
         headers.append((b"content-length", str(len(body)).encode()))
         await send({"type": "http.response.start", "status": 200, "headers": headers})
         await send({"type": "http.response.body", "body": b"" if scope["method"] == "HEAD" else body})
+
+
+STATIC_IMPORT = re.compile(
+    r"""(?:^|;|\n)\s*(?:import|export)\b[^;'"(]*?(?:\bfrom\s*)?["'](\.{1,2}/[^"']+)["']"""
+)
+"""A static ``import … from "./x.js"`` (or ``export … from``, or a bare ``import "./x.js"``); a
+dynamic ``import("./x.js")`` does not match: what it loads is left for later."""
+
+
+def first_modules(found: dict[str, bytes], entry: str) -> list[str]:
+    r"""The modules the entry imports statically, directly or not (what the first screen needs).
+
+    >>> first_modules({"js/a.js": b'import { b } from "./b.js";\nimport("./c.js").then(go);',
+    ...                "js/b.js": b'export const b = 1;', "js/c.js": b""}, "js/a.js")
+    ['js/a.js', 'js/b.js']
+    """
+    seen: list[str] = []
+    todo = [entry]
+    while todo:
+        name = todo.pop()
+        if name in seen or name not in found:
+            continue
+        seen.append(name)
+        base = posixpath.dirname(name)
+        for target in STATIC_IMPORT.findall(found[name].decode()):
+            todo.append(posixpath.normpath(posixpath.join(base, target)))
+    return sorted(seen)
 
 
 def _index(page: str, prefix: str, modules: list[str]) -> str:

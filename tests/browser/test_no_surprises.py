@@ -60,7 +60,7 @@ def test_R35_a_back_gesture_mid_game_keeps_the_seat_and_the_lobby_leads_back(
     take_nickname(page, server, "回家")
     create_table(page, turn_seconds=60)
     page.click("[data-action=fill-bots]")
-    page.wait_for_selector(".hand [data-card]")
+    page.wait_for_selector(".hand [data-card]", timeout=WAIT_MS)
     table = page.get_attribute(".table-screen", "data-table")
     page.go_back()  # the browser's (or Android's) back gesture
     page.wait_for_selector("[data-role=left-kept]")
@@ -71,7 +71,7 @@ def test_R35_a_back_gesture_mid_game_keeps_the_seat_and_the_lobby_leads_back(
     assert [s["table"] for s in seats["seats"]] == [table]  # still seated: no escape
     shoot_both(page, "lobby-back-to-table")
     button.click()
-    page.wait_for_selector(".hand [data-card]")
+    page.wait_for_selector(".hand [data-card]", timeout=WAIT_MS)
     me = page.get_attribute(".table-screen", "data-you")
     assert me not in (None, "", "null")
     assert page.evaluate("() => !document.querySelector('[data-role=result]') || "
@@ -183,7 +183,7 @@ def test_R35_a_table_whose_human_left_ends_and_leaves_the_lobby(browser: Any, se
     take_nickname(page, server, "走了")
     create_table(page, turn_seconds=60)
     page.click("[data-action=fill-bots]")
-    page.wait_for_selector(".hand [data-card]")
+    page.wait_for_selector(".hand [data-card]", timeout=WAIT_MS)
     table = page.get_attribute(".table-screen", "data-table")
     watcher_context = browser.new_context(viewport=DESKTOP)
     watcher = watcher_context.new_page()
@@ -191,7 +191,7 @@ def test_R35_a_table_whose_human_left_ends_and_leaves_the_lobby(browser: Any, se
     watcher.wait_for_selector(f"[data-role=tables] li[data-table='{table}']", timeout=WAIT_MS)
     page.once("dialog", lambda dialog: dialog.accept())  # 离开算逃跑，确定？
     page.click("[data-action=leave]")
-    page.wait_for_selector("[data-role=hello]")
+    page.wait_for_selector("[data-role=hello]", timeout=WAIT_MS)
     watcher.click("[data-action=refresh]")
     listed_row = f"[data-role=tables] li[data-table='{table}']"
     watcher.wait_for_selector(listed_row, state="detached", timeout=WAIT_MS)

@@ -4,13 +4,18 @@
 // and turns on 托管.
 
 import { button, el } from "./dom.js";
-import { historyScreen } from "./history.js";
 import { getLang, setLang, t } from "./i18n.js";
 import { LobbyScreen, signInPanel } from "./lobby.js";
 import { Connection, api, session, signOut } from "./net.js";
-import { ReplayScreen } from "./replay.js";
-import { rulesScreen } from "./rulespage.js";
-import { TableScreen } from "./tablescreen.js";
+
+// The first screen (sign-in, lobby) loads with the page; the others when first opened (the table's
+// right after the first screen is up), so that a slow phone is interactive sooner.
+const screens = {
+  table: () => import("./tablescreen.js"),
+  replay: () => import("./replay.js"),
+  history: () => import("./history.js"),
+  rules: () => import("./rulespage.js"),
+};
 
 const app = document.getElementById("app");
 const banner = document.getElementById("conn-banner");
@@ -83,7 +88,7 @@ function timedOutForMe(msg) {
 
 /** The table I hold cards at in a game in progress, when the screen is that table. */
 function liveTable() {
-  if (!(screen instanceof TableScreen)) return null;
+  if (!screen || screenKind !== "table") return null;
   const st = screen.tstate;
   const view = screen.view;
   const me = st ? st.you : null;
@@ -118,7 +123,10 @@ function topbar(title = "") {
   return bar;
 }
 
-function mount(makeScreen, withBar = true, title = "") {
+let screenKind = null;
+
+function mount(makeScreen, withBar = true, title = "", kind = null) {
+  screenKind = kind;
   if (screen && screen.destroy) screen.destroy();
   screen = null;
   app.innerHTML = "";
@@ -145,6 +153,14 @@ function keepSeat(nextHash) {
   toast(t("left_kept"), "left-kept");
 }
 
+/** Open a screen of its own module (loaded the first time), unless the page moved on meanwhile. */
+function later(kind, open) {
+  const hash = location.hash;
+  screens[kind]().then((module) => {
+    if (location.hash === hash) open(module);
+  });
+}
+
 function route() {
   keepSeat(location.hash || "#/");
   document.title = t("title");
@@ -153,11 +169,15 @@ function route() {
   const parts = path.split("/").filter(Boolean);
   const params = new URLSearchParams(query || "");
   if (parts[0] === "rules") {
-    mount((root) => rulesScreen(root, { onBack: () => history.back(), langButton, rule: parts[1] || null }), false);
+    later("rules", ({ rulesScreen }) =>
+      mount((root) => rulesScreen(root, { onBack: () => history.back(), langButton, rule: parts[1] || null }), false),
+    );
     return;
   }
   if (parts[0] === "replay") {
-    mount((root) => new ReplayScreen(root, { gameId: parts[1] || null, onBack: () => history.back(), langButton }), false);
+    later("replay", ({ ReplayScreen }) =>
+      mount((root) => new ReplayScreen(root, { gameId: parts[1] || null, onBack: () => history.back(), langButton }), false),
+    );
     return;
   }
   if (!session.token) {
@@ -176,22 +196,26 @@ function route() {
   if (!conn.ws && conn.status !== "offline") conn.start();
   if (parts[0] === "table" && parts[1]) {
     const id = decodeURIComponent(parts[1]);
-    mount(
-      (root) =>
-        new TableScreen(root, id, params.get("code"), {
-          conn,
-          account: () => session.account,
-          onLobby: () => (location.hash = "#/"),
-          onReplay: (gameId) => (location.hash = `#/replay/${gameId}`),
-          toast,
-          langButton,
-        }),
-      false,
+    later("table", ({ TableScreen }) =>
+      mount(
+        (root) =>
+          new TableScreen(root, id, params.get("code"), {
+            conn,
+            account: () => session.account,
+            onLobby: () => (location.hash = "#/"),
+            onReplay: (gameId) => (location.hash = `#/replay/${gameId}`),
+            toast,
+            langButton,
+          }),
+        false,
+        "",
+        "table",
+      ),
     );
     return;
   }
   if (parts[0] === "history") {
-    mount((root) => {
+    later("history", ({ historyScreen }) => mount((root) => {
       historyScreen(root, {
         playerId: parts[1] ? decodeURIComponent(parts[1]) : null,
         onBack: () => (location.hash = "#/"),
@@ -200,7 +224,7 @@ function route() {
         onPlayer: (id) => (location.hash = `#/history/${encodeURIComponent(id)}`),
       });
       return null;
-    });
+    }));
     return;
   }
   mount((root) => {
@@ -231,7 +255,10 @@ if (session.token) {
 }
 route();
 window.niugui = { conn, session };
-if ("serviceWorker" in navigator && location.protocol !== "file:") {
-  // the shell from cache next time (sw.js); a failure only means no offline start
-  navigator.serviceWorker.register("sw.js").catch(() => {});
-}
+window.addEventListener("load", () => {
+  setTimeout(() => screens.table().catch(() => {}), 0); // the table opens at once from the lobby
+  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+    // the shell from cache next time (sw.js); a failure only means no offline start
+    navigator.serviceWorker.register("sw.js").catch(() => {});
+  }
+});

@@ -2,8 +2,6 @@
 
 import { getLang, t } from "./i18n.js";
 import { api, session } from "./net.js";
-import { botName } from "./table.js";
-import { cardElement } from "./cards.js";
 import { el } from "./dom.js";
 
 function field(labelText, input) {
@@ -98,13 +96,17 @@ export function signInPanel(onSession) {
   draw();
   const hero = el("div", "hero");
   const fan = el("div", "fan");
-  for (const code of ["S2", "S3", "BJ", "RJ"]) fan.append(cardElement(code, { attr: "demo" }));
+  import("./cards.js").then(({ cardElement }) => {
+    for (const code of ["S2", "S3", "BJ", "RJ"]) fan.append(cardElement(code, { attr: "demo" })); // after first paint
+  });
   hero.append(fan, el("h1", "", t("title")), el("p", "", t("tagline")));
   panel.append(tabs, body, err);
   const wrap = el("div");
   wrap.append(hero, panel);
   return wrap;
 }
+
+let botName = null;
 
 /** Tables you can sit at first (a free seat, not finished), then the others; fuller tables first. */
 export function lobbyOrder(tables) {
@@ -308,6 +310,7 @@ export class LobbyScreen {
       const [lobby, mine] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/me/seats")]);
       tables = lobbyOrder(lobby.tables);
       this.showSeats(mine.seats);
+      ({ botName } = await import("./table.js")); // bots' names as the table names them
     } catch {
       return;
     }
