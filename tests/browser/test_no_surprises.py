@@ -138,6 +138,15 @@ def test_R27_a_timeout_plays_the_least_and_says_so_then_result_history_and_repla
     settle(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     shoot_both(page, "replay-mid")
+    covered = page.evaluate(
+        """() => {
+          const note = document.querySelector('.felt-note'), seat = document.querySelector('.seat-top .seat');
+          if (!note || !seat) return false;
+          const a = note.getBoundingClientRect(), b = seat.getBoundingClientRect();
+          return !(a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top);
+        }"""
+    )
+    assert not covered, "the top seat covers the table's notes on a phone"
     page.click("[data-action=last]")
     settle(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]

@@ -34,7 +34,7 @@ export class ReplayScreen {
     this.onBack = onBack;
     this.timer = null;
     root.innerHTML = "";
-    root.className = "table-screen";
+    root.className = "table-screen replay-screen";
     const bar = el("div", "topbar");
     bar.append(button("tb-btn", `← ${t("back")}`, "back", () => onBack()));
     bar.append(el("div", "grow", `${t("replay")}${gameId ? ` #${gameId}` : ""}`));
