@@ -23,7 +23,7 @@ export function problemText(error) {
     const reason = t(`illegal_${d.rule}`);
     return t("replay_illegal_action", { n: d.index + 1, why: reason === `illegal_${d.rule}` ? d.message : reason });
   }
-  if (d.code === "too_large") return t("replay_too_large", { kb: Math.floor(d.limit / 1024) });
+  if (d.code === "too_large") return t("replay_too_large", { kb: Math.floor((d.limit || 65536) / 1024) });
   if (d.code === "bad_record") return t("replay_bad_record", { field: d.field || "—" });
   return t(`replay_${d.code}`);
 }
