@@ -71,7 +71,7 @@ def load(browser: Any, url: str, profile: dict[str, float], cpu: float, repeat: 
     if repeat:
         page.goto(url + "/")
         page.wait_for_function(READY)
-        page.evaluate("() => navigator.serviceWorker.ready")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=120_000)
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
@@ -99,6 +99,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--url", help="a running server (default: start one)")
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--cpu", type=float, default=4.0, help="CPU slowdown (DevTools' 4x by default)")
+    parser.add_argument("--first-only", action="store_true", help="no repeat load (no service worker)")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
 
@@ -108,7 +109,7 @@ def main(argv: list[str]) -> int:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
         print(f"{'profile':18} {'load':7} {'interactive ms (median, min–max)':34} {'transferred':>12}")
         for name, profile in PROFILES.items():
-            for repeat in (False, True):
+            for repeat in (False,) if args.first_only else (False, True):
                 runs = [load(browser, url, profile, args.cpu, repeat) for _ in range(args.runs)]
                 times = [r[0] for r in runs]
                 kb = statistics.median(r[1] for r in runs) / 1024
