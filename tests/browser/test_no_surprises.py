@@ -52,16 +52,21 @@ def frames(page: Any) -> list[dict[str, Any]]:
     return got
 
 
-def test_R35_a_back_gesture_mid_game_keeps_the_seat_and_the_lobby_leads_back(
-    browser: Any, server: str
-) -> None:
+def in_a_game(browser: Any, server: str, nickname: str) -> tuple[Any, Any, str]:
+    """A phone whose player sits at a new table with three bots, the game dealt: (context, page, table)."""
     context = browser.new_context(**TOUCH)
     page = context.new_page()
-    take_nickname(page, server, "回家")
+    take_nickname(page, server, nickname)
     create_table(page, turn_seconds=60)
     page.click("[data-action=fill-bots]")
     page.wait_for_selector(".hand [data-card]", timeout=WAIT_MS)
-    table = page.get_attribute(".table-screen", "data-table")
+    return context, page, str(page.get_attribute(".table-screen", "data-table"))
+
+
+def test_R35_a_back_gesture_mid_game_keeps_the_seat_and_the_lobby_leads_back(
+    browser: Any, server: str
+) -> None:
+    context, page, table = in_a_game(browser, server, "回家")
     page.go_back()  # the browser's (or Android's) back gesture
     page.wait_for_selector("[data-role=left-kept]")
     button = page.wait_for_selector(f"[data-action=back-to-table][data-table='{table}']", timeout=WAIT_MS)
@@ -187,13 +192,7 @@ def test_the_whole_invite_link_pasted_into_the_code_box_joins(browser: Any, serv
 
 
 def test_R35_a_table_whose_human_left_ends_and_leaves_the_lobby(browser: Any, server: str) -> None:
-    context = browser.new_context(**TOUCH)
-    page = context.new_page()
-    take_nickname(page, server, "走了")
-    create_table(page, turn_seconds=60)
-    page.click("[data-action=fill-bots]")
-    page.wait_for_selector(".hand [data-card]", timeout=WAIT_MS)
-    table = page.get_attribute(".table-screen", "data-table")
+    context, page, table = in_a_game(browser, server, "走了")
     watcher_context = browser.new_context(viewport=DESKTOP)
     watcher = watcher_context.new_page()
     take_nickname(watcher, server, "看客")
