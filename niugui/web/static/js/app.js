@@ -7,6 +7,7 @@ import { button, el } from "./dom.js";
 import { getLang, setLang, t } from "./i18n.js";
 import { LobbyScreen, signInPanel } from "./lobby.js";
 import { Connection, api, session, signOut } from "./net.js";
+import { forgetQueue, onQueueMessage } from "./quickplay.js";
 
 // The first screen (sign-in, lobby) loads with the page; the others when first opened (the table's
 // right after the first screen is up), so that a slow phone is interactive sooner.
@@ -15,6 +16,7 @@ const screens = {
   replay: () => import("./replay.js"),
   history: () => import("./history.js"),
   rules: () => import("./rulespage.js"),
+  profile: () => import("./profile.js"),
 };
 
 const app = document.getElementById("app");
@@ -38,6 +40,7 @@ function langButton() {
 
 function showStatus(status, info) {
   clearInterval(bannerTimer);
+  if (status === "offline" || status === "reconnecting") forgetQueue(); // the server let us go
   if (screen && screen.onStatus) screen.onStatus(status);
   banner.dataset.status = status;
   if (status === "online" || status === "idle") {
@@ -72,6 +75,10 @@ const conn = new Connection({
     if (msg.type === "welcome") {
       session.saveAccount(msg.account);
       if (screen && screen.onWelcome) screen.onWelcome(msg);
+      return;
+    }
+    if (msg.type === "queue") {
+      onQueueMessage(msg, goTable);
       return;
     }
     if (msg.type === "event" && !msg.replay && timedOutForMe(msg)) toast(t("timeout_notice"), "timeout-notice");
@@ -214,6 +221,20 @@ function route() {
     );
     return;
   }
+  if (parts[0] === "profile" || parts[0] === "leaderboard") {
+    const onPlayer = (id) => (location.hash = `#/profile/${encodeURIComponent(id)}`);
+    const onBack = () => (location.hash = "#/");
+    later("profile", ({ leaderboardScreen, profileScreen }) => mount((root) => {
+      if (parts[0] === "leaderboard") leaderboardScreen(root, { onBack, onPlayer });
+      else {
+        const onReplay = (id) => (location.hash = `#/replay/${id}`);
+        const onLeaderboard = () => (location.hash = "#/leaderboard");
+        profileScreen(root, { playerId: parts[1] ? decodeURIComponent(parts[1]) : null, onBack, onReplay, onLeaderboard });
+      }
+      return null;
+    }));
+    return;
+  }
   if (parts[0] === "history") {
     later("history", ({ historyScreen }) => mount((root) => {
       historyScreen(root, {
@@ -234,6 +255,8 @@ function route() {
       onOpenTable: goTable,
       onHistory: () => (location.hash = "#/history"),
       onRules: () => (location.hash = "#/rules"),
+      onLeaderboard: () => (location.hash = "#/leaderboard"),
+      onProfile: () => (location.hash = "#/profile"),
     });
     lobby.onWelcome = () => lobby.refresh();
     return lobby;

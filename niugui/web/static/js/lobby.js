@@ -3,6 +3,8 @@
 import { getLang, t } from "./i18n.js";
 import { api, session } from "./net.js";
 import { el } from "./dom.js";
+import { QuickPlayPanel } from "./quickplay.js";
+import { w } from "./words.js";
 
 function field(labelText, input) {
   const row = el("div", "row");
@@ -127,6 +129,7 @@ export class LobbyScreen {
 
   destroy() {
     clearInterval(this.timer);
+    if (this.quick) this.quick.destroy();
   }
 
   render() {
@@ -146,7 +149,9 @@ export class LobbyScreen {
     h2.append(hist, rules);
     who.append(h2);
     if (!account.username) who.append(this.registerBox());
-    this.root.append(who);
+    if (this.quick) this.quick.destroy();
+    this.quick = new QuickPlayPanel(this.h.conn, { onLeaderboard: this.h.onLeaderboard, onProfile: this.h.onProfile });
+    this.root.append(this.quick.root, who);
 
     const tablesPanel = el("div", "panel");
     const th = el("h2", "", t("open_tables"));
@@ -185,6 +190,7 @@ export class LobbyScreen {
       games.append(o);
     }
     const priv = input("checkbox", "private");
+    const rated = input("checkbox", "rated");
     const err = el("div", "error-text");
     const submit = el("button", "btn", t("create"));
     submit.type = "submit";
@@ -195,6 +201,7 @@ export class LobbyScreen {
       field(t("bot_level"), bots),
       field(t("games"), games),
       field(t("private"), priv),
+      field(w("rated"), rated),
       submit,
       err,
     );
@@ -207,6 +214,7 @@ export class LobbyScreen {
         turn_seconds: Number(timer.value) || 20,
         bot_level: bots.value,
         games: games.value ? Number(games.value) : null,
+        rated: rated.checked,
       };
       try {
         const ack = await this.h.conn.request("create_table", { settings });
