@@ -579,7 +579,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
             store(), account_id, None if viewer is None else viewer.id, config.community.escape_window
         )
         if found is None:
-            raise HTTPException(404, f"no player {account_id!r}")
+            raise fail(404, "no_player", f"no player {account_id!r}")
         return Response(found.model_dump_json(), media_type="application/json")
 
     @app.get("/api/players/{account_id}/games")

@@ -68,3 +68,18 @@ def test_http_errors_name_a_code_the_page_words(shared_server: Server) -> None:
     (field,) = short.json()["detail"]
     assert field["type"] == "string_too_short" and field["loc"][-1] == "nickname"
     assert field["ctx"] == {"min_length": 1}  # for the page's words: 昵称：至少 1 个字
+
+
+def test_every_http_error_of_the_server_names_a_code() -> None:
+    """No route raises a bare ``HTTPException`` with English text only: each goes through ``fail``
+    (an HttpError with a code the page words; the browser test words every code)."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "niugui" / "server"
+    bare = [
+        f"{path.name}:{n}"
+        for path in root.rglob("*.py")
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if "HTTPException(" in line and "http_error(" not in line and "import" not in line
+    ]
+    assert bare == []
