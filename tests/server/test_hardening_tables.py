@@ -186,7 +186,8 @@ def test_finished_tables_leave_memory_and_abandoned_ones_are_closed(tmp_path: Pa
         def listed() -> set[str]:  # asking the lobby does not watch a table (a watch would keep it open)
             return {t["id"] for t in httpx.get(server.url + "/api/tables").json()["tables"]}
 
-        assert abandoned in listed()
+        # (Not asserted that the abandoned table is listed first: with a 1 s idle limit it may be
+        # closed already on a loaded machine; that it existed and was closed is checked below.)
         eventually(gone(finished), "the finished table dropped from memory")  # watched or not
         eventually(lambda: abandoned not in listed(), "the abandoned table closed")
         eventually(gone(abandoned), "the closed table dropped from memory")
