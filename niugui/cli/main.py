@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 
-COMMANDS = ("replay", "play", "serve", "verify", "arena")
+COMMANDS = ("replay", "play", "serve", "verify", "arena", "bot_client")
 """Subcommand modules in ``niugui.cli``, in the order ``niugui --help`` lists them."""
 
 

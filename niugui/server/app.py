@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from fastapi import Body, FastAPI, Header, HTTPException, Query, Request, WebSocket
@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from . import auth, expiry, logs, replays
+from . import auth, collusion, expiry, logs, profiles, replays
 from .config import Config
 from .guard import BodyTooLarge, Guard
 from .hub import Hub
@@ -140,6 +140,8 @@ class Connection:
         self.account_id = account.id
         self.nickname = account.nickname
         self.username = account.username
+        self.bot = account.bot
+        """A bot account's connection (see :func:`niugui.server.tables.is_bot_account`)."""
         self.token_hash = token_hash
         self.bucket = TokenBucket(config.rate_limit, config.rate_burst)
         self.metrics = metrics
@@ -361,11 +363,14 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         token = bearer(authorization)
         return None if token is None else store().account_by_token_hash(auth.token_hash(token), session_age)
 
+    def account_json(account: AccountRow) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": account.id, "nickname": account.nickname, "username": account.username}
+        if account.bot:
+            data["bot"] = True
+        return data
+
     def session(account: AccountRow, token: str) -> dict[str, Any]:
-        return {
-            "token": token,
-            "account": {"id": account.id, "nickname": account.nickname, "username": account.username},
-        }
+        return {"token": token, "account": account_json(account)}
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:  # async: it reads the hub, which lives on the event loop
@@ -414,11 +419,13 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         body: RegisterRequest, request: Request, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
         login_allowed(request)
+        current = await run_in_threadpool(account_of, authorization)
+        if body.bot and current is not None:  # a guest's games were played by a person
+            raise HTTPException(409, "a bot account is a new account: register it without a session token")
         try:
             hashed = await hasher.hash(body.password)
         except auth.Busy as busy:
             raise refuse(503, str(busy), 2) from None
-        current = await run_in_threadpool(account_of, authorization)
         token = auth.new_token()
         if current is None:
             current = await run_in_threadpool(
@@ -429,7 +436,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
                 raise HTTPException(409, "this account is registered already")
             await run_in_threadpool(store().add_session, current.id, auth.token_hash(token))
         if not await run_in_threadpool(
-            store().set_credentials, current.id, body.username, hashed, body.nickname
+            store().set_credentials, current.id, body.username, hashed, body.nickname, body.bot
         ):
             raise HTTPException(409, f"username {body.username!r} is taken")
         account = await run_in_threadpool(store().account, current.id)
@@ -481,7 +488,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         account = account_of(authorization)
         if account is None:
             raise HTTPException(401, "missing, unknown or expired token")
-        return {"id": account.id, "nickname": account.nickname, "username": account.username}
+        return account_json(account)
 
     @app.get("/api/tables")
     async def tables(
@@ -523,8 +530,28 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         return {"entries": entries}
 
     @app.get("/api/leaderboard")
-    def leaderboard(limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
-        return {"players": store().leaderboard(limit)}
+    def leaderboard(
+        limit: int = Query(50, ge=1, le=500), by: Literal["points", "rating"] = "points"
+    ) -> dict[str, Any]:
+        """Players by points (the ledger's sum), or by rating (at least ``rated_min_games`` rated games)."""
+        if by == "rating":
+            least = config.community.rated_min_games
+            players = collusion.mark(store(), store().rating_leaderboard(limit, least), config.community)
+            return {"by": by, "min_games": least, "players": players}
+        return {"by": by, "players": store().leaderboard(limit)}
+
+    @app.get("/api/players/{account_id}/profile")
+    def player_profile(
+        account_id: str = PathParam(max_length=32), authorization: str | None = Header(None)
+    ) -> Response:
+        """A player's profile (``Profile``); recent games at private tables only for their players."""
+        viewer = account_of(authorization)
+        found = profiles.profile(
+            store(), account_id, None if viewer is None else viewer.id, config.community.escape_window
+        )
+        if found is None:
+            raise HTTPException(404, f"no player {account_id!r}")
+        return Response(found.model_dump_json(), media_type="application/json")
 
     @app.get("/api/players/{account_id}/games")
     def history(
@@ -533,10 +560,12 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         authorization: str | None = Header(None),
     ) -> dict[str, Any]:
         """A player's games; games at private tables only for those who played at that table."""
-        if store().account(account_id) is None:
+        player = store().account(account_id)
+        if player is None:
             raise HTTPException(404, f"no player {account_id!r}")
         viewer = account_of(authorization)
-        return {"games": store().history(account_id, limit, viewer=None if viewer is None else viewer.id)}
+        games = store().history(account_id, limit, viewer=None if viewer is None else viewer.id)
+        return {"games": games, **({"bot": True} if player.bot else {})}  # a bot account's games
 
     def may_see(game: GameRow, authorization: str | None, code: str | None) -> bool:
         """A stored game: anyone's at a public table; a private table's only for its insiders."""
@@ -650,10 +679,20 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
                 clients.per_address.remove(key)
 
     async def serve(websocket: WebSocket, connection: Connection) -> None:
+        # what the other seats will be shown of this player (rating, escape rate), read off the loop
+        window = config.community.escape_window
+        hub().cards[connection.account_id] = await run_in_threadpool(
+            store().player_card, connection.account_id, window
+        )
         clients.add(connection)
         metrics.connections.inc()
-        seats = hub().connect(connection)
-        you = Account(id=connection.account_id, nickname=connection.nickname, username=connection.username)
+        seats = hub().connect(connection, connection.username if connection.bot else None)
+        you = Account(
+            id=connection.account_id,
+            nickname=connection.nickname,
+            username=connection.username,
+            bot=connection.bot,
+        )
         connection.send(welcome_frame(you, seats))
         writer = asyncio.create_task(connection.writer())
         reader = asyncio.create_task(read(websocket, connection))

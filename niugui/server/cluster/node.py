@@ -48,7 +48,7 @@ from ..protocol import (
     Watch,
 )
 from ..store import StaleWrite, Write
-from ..tables import Answer, Client, Fault, Reply, Table
+from ..tables import Answer, Client, Fault, Reply, Table, is_bot_account
 from ..writer import Done, EventWriter
 from .bus import Bus
 from .lease import Leases
@@ -91,14 +91,18 @@ class ClusterMetrics:
 class RemoteClient:
     """A connection of another node, as this node's tables see it: its frames go over the bus."""
 
-    __slots__ = ("_bus", "account_id", "connection", "nickname", "node_id")
+    __slots__ = ("_bus", "account_id", "bot", "connection", "nickname", "node_id")
 
-    def __init__(self, bus: Bus, node_id: str, connection: str, account_id: str, nickname: str) -> None:
+    def __init__(
+        self, bus: Bus, node_id: str, connection: str, account_id: str, nickname: str, bot: bool = False
+    ) -> None:
         self._bus = bus
         self.node_id = node_id
         self.connection = connection
         self.account_id = account_id
         self.nickname = nickname
+        self.bot = bot
+        """A bot account's connection (its seat is labelled ``bot_account``)."""
 
     def send(self, message: str) -> None:
         self._bus.frame(self.node_id, self.connection, message)
@@ -400,6 +404,7 @@ class Node:
                 "conn": self._conn(client),
                 "acct": client.account_id,
                 "nick": client.nickname,
+                "bot": is_bot_account(client),
                 "msg": message.model_dump(mode="json"),
                 "table": table,
             },
@@ -539,7 +544,7 @@ class Node:
         proxy = self.proxies.get(key)
         if proxy is None:
             proxy = self.proxies[key] = RemoteClient(
-                self.bus, origin, key[1], message["acct"], message["nick"]
+                self.bus, origin, key[1], message["acct"], message["nick"], message.get("bot") is True
             )
             self.hub.clients[proxy] = set()
         try:

@@ -37,13 +37,13 @@ from ..protocol import (
     TableData,
     TableSettings,
 )
-from ..store import Write
+from ..store import PlayerCard, Write
 from ..writer import EventWriter
 from . import commands
 from .bots import BotRunner, Bots
 from .clock import Clock, Due, Timers, ready_due, turn_due
 from .commands import Dealer, FairDealer, Fault, Step
-from .fanout import Client, FanOut, Sent
+from .fanout import Client, FanOut, Sent, is_bot_account
 from .state import Stored, TableState, reduce, status_after
 
 
@@ -162,16 +162,26 @@ class Table:
 
         self._submit(job, reply)
 
-    def sit(self, client: Client, seat: int | None, reply: Reply) -> None:
+    def sit(self, client: Client, seat: int | None, reply: Reply, card: PlayerCard | None = None) -> None:
+        """Take a seat; ``card``: what the other seats are shown of the player (rating, escape rate)."""
+
         def job() -> Outcome:
             state = self.state
-            taken, todo = commands.sit(state, client.account_id, client.nickname, seat)
+            taken, todo = commands.sit(
+                state, client.account_id, client.nickname, seat, card, bot_account=is_bot_account(client)
+            )
             if client not in self.fanout.subscribers:
                 self.fanout.subscribers[client] = None
                 client.send(self.fanout.snapshot(state, None))
             return Outcome(todo, SeatData(seat=taken))
 
         self._submit(job, reply)
+
+    def seat_group(
+        self, people: Sequence[tuple[str, str, PlayerCard | None]], level: str | None, reply: Reply
+    ) -> None:
+        """Quick play: seat a matched group (and bots of ``level`` in the seats left)."""
+        self._submit(lambda: Outcome(commands.seat_group(self.state, people, level)), reply)
 
     def stand(self, client: Client, reply: Reply) -> None:
         def job() -> Outcome:
@@ -201,6 +211,17 @@ class Table:
 
     def fill_bots(self, client: Client, reply: Reply) -> None:
         self._submit(lambda: Outcome(commands.fill_bots(self.state, client.account_id)), reply)
+
+    def invite(
+        self, client: Client, guest_id: str, seat: int | None, notify: Callable[[int], None], reply: Reply
+    ) -> None:
+        """The creator invites the bot account ``guest_id``: ``notify(seat)`` tells it which seat."""
+
+        def job() -> Outcome:
+            offered = commands.invitation(self.state, client.account_id, guest_id, seat)
+            return Outcome(data=SeatData(seat=offered), then=lambda: notify(offered))
+
+        self._submit(job, reply)
 
     def free_seat(self, client: Client, seat: int, reply: Reply) -> None:
         self._submit(lambda: Outcome(commands.free_seat(self.state, client.account_id, seat)), reply)
@@ -307,6 +328,7 @@ class Table:
                     deal=step.deal,
                     record=None if step.finish is None else step.finish.record,
                     entries=() if step.finish is None else step.finish.entries,
+                    rated=None if step.finish is None else step.finish.rated,
                     creator=state.creator if created else None,
                     code=state.code if created else None,
                 )

@@ -21,5 +21,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    # Not a batch (copy-and-move) on SQLite: other tables' foreign keys point at ``tables``.
-    op.execute("ALTER TABLE tables DROP COLUMN fence")  # SQLite 3.35+ and PostgreSQL
+    # ALTER TABLE … DROP COLUMN, not a batch copy: SQLite (3.35+) and PostgreSQL both drop a plain
+    # column in place, and copying ``tables`` would break the foreign keys of its events and games.
+    op.drop_column("tables", "fence")

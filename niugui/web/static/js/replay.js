@@ -8,11 +8,11 @@ import { button, el } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { api } from "./net.js";
 import { resultPanel } from "./result.js";
-import { TableView, botName } from "./table.js";
+import { TableView, botName, playerName } from "./table.js";
 
 /** Seat names of a replay (its `seats`, from the record's meta), in the page's language. */
 export function replayNames(replay) {
-  return replay.seats.map((p, s) => (p.bot ? botName(s, p.bot) : p.nickname || `${t("seat")} ${s + 1}`));
+  return replay.seats.map((p, s) => (p.bot ? botName(s, p.bot) : (p.nickname && playerName(p)) || `${t("seat")} ${s + 1}`));
 }
 
 /** Why the server refused a replay, in the page's language (docs/protocol.md ReplayError). */
