@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from . import gcpolicy, logs
 from .config import Config
@@ -202,14 +202,23 @@ class Hub:
         if bot_username is not None:
             name = self._bot_names[client] = bot_username.lower()
             self.bots.setdefault(name, {})[client] = None
-        seats = []
+        return [SeatRef(table=s["table"], seat=s["seat"]) for s in self.seats_of(client.account_id)]
+
+    def seats_of(self, account_id: str) -> list[dict[str, Any]]:
+        """Where an account holds a seat: table id, seat, and (for tables of this node) the table's
+        name and status."""
+        found: list[dict[str, Any]] = []
         for table in self.tables.values():
-            seat = table.state.seat_of(client.account_id)
+            seat = table.state.seat_of(account_id)
             if seat is not None:
-                seats.append(SeatRef(table=table.id, seat=seat))
+                state = table.state
+                found.append(
+                    {"table": table.id, "seat": seat, "name": state.settings.name, "status": state.status}
+                )
         if self.cluster is not None:
-            seats += self.cluster.seats(client.account_id)
-        return seats
+            elsewhere = self.cluster.seats(account_id)
+            found += [{"table": s.table, "seat": s.seat, "name": "", "status": None} for s in elsewhere]
+        return found
 
     def disconnect(self, client: Client) -> None:
         mine = self.by_account.get(client.account_id)

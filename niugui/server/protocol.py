@@ -844,6 +844,36 @@ class LogoutRequest(Request):
     everywhere: bool = Field(False, description="end every session of the account, not only this one")
 
 
+HttpErrorCode = Literal[
+    "invalid_input",  # 422 with a list as detail: each bad field's loc, type and msg (pydantic's)
+    "blank_nickname",  # 422: a nickname of spaces only
+    "too_many_guests",  # 429: new guest accounts from one address per hour
+    "too_many_logins",  # 429: login or register attempts from one address per minute
+    "too_many_failures",  # 429: failed logins for one username per hour
+    "too_many_requests",  # 429: HTTP requests per address or session (the guard)
+    "busy",  # 503: password hashing is queued up; try again in a moment
+    "registered_already",  # 409: this guest account has a username already
+    "bot_needs_new_account",  # 409: a bot account is registered without a session token (a new account)
+    "username_taken",  # 409
+    "wrong_password",  # 401: unknown username or wrong password (the same answer for both)
+    "unauthorized",  # 401: missing, unknown or expired session token
+    "no_table",  # 404
+    "no_player",  # 404
+    "no_game",  # 404
+    "game_in_progress",  # 404: its record exists once the game is over
+    "too_large",  # 413: the request body
+    "too_deep",  # 422: the body's JSON is nested too deeply
+]
+
+
+class HttpError(Message):
+    """Why an HTTP request failed, as ``{"detail": HttpError}`` (a 422 of field checks has a list
+    instead; replays answer a ``ReplayError``). The page words it from ``code`` in its language."""
+
+    code: HttpErrorCode
+    message: str = Field(description="in English, for logs and tools; players see the page's words")
+
+
 class SessionResponse(Message):
     token: str = Field(
         description="send in the first message on /ws (auth), or Authorization: Bearer on HTTP"
@@ -995,6 +1025,7 @@ def schemas_markdown() -> str:
                 "LoginRequest": LoginRequest.model_json_schema(),
                 "LogoutRequest": LogoutRequest.model_json_schema(),
                 "SessionResponse": SessionResponse.model_json_schema(),
+                "HttpError": HttpError.model_json_schema(),
                 "Replay": Replay.model_json_schema(by_alias=True),
                 "ReplayError": ReplayError.model_json_schema(),
                 "Profile": Profile.model_json_schema(),

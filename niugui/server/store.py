@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -408,6 +408,26 @@ class Store:
                 .order_by(table_events.c.seq)
             ).all()
         return [StoredEvent(r.seq, r.kind, r.payload, r.created_at) for r in rows]
+
+    def table_names(self, table_ids: Iterable[str]) -> dict[str, str]:
+        """Each table's name (its creator's choice, from its latest settings event)."""
+        wanted = sorted(set(table_ids))
+        if not wanted:
+            return {}
+        kinds = ("table_created", "settings_changed")
+        with self._tx() as c:
+            rows = c.execute(
+                sa.select(table_events.c.table_id, table_events.c.payload)
+                .where(table_events.c.table_id.in_(wanted), table_events.c.kind.in_(kinds))
+                .order_by(table_events.c.seq)
+            ).all()
+        names: dict[str, str] = {}
+        for row in rows:
+            try:
+                names[row.table_id] = str(json.loads(row.payload)["settings"].get("name") or "")
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
+        return names
 
     def games_of(self, table_id: str) -> list[GameRow]:
         """Every game of a table (their deals rebuild the table), oldest first."""

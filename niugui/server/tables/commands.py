@@ -400,7 +400,19 @@ def follow_up(
     game = state.game
     if state.status == "playing" and game is not None and game.over:
         return finish_game(state, leaving, now)
+    if abandoned(state):
+        return steps(EvTableFinished(kind="table_finished", totals=list(state.series.totals)))
     return start_game(state, dealer, now)
+
+
+def abandoned(state: TableState) -> bool:
+    """Between games (or before the first), bots hold seats and no human does: every human has left
+    (stood up, escaped, or was not ready in time), so the table ends rather than linger in the lobby
+    with bots nobody plays against (issue 10)."""
+    if state.status not in ("waiting", "between"):
+        return False
+    players = [slot.player for slot in state.seats if slot.player is not None]
+    return bool(players) and all(p.bot is not None for p in players)
 
 
 def start_game(state: TableState, dealer: Dealer, now: float) -> list[Step]:

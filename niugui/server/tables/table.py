@@ -40,7 +40,7 @@ from ..protocol import (
 from ..store import PlayerCard, Write
 from ..writer import EventWriter
 from . import commands
-from .bots import BotRunner, Bots
+from .bots import BotRunner, Bots, least_action
 from .clock import Clock, Due, Timers, ready_due, turn_due
 from .commands import Dealer, FairDealer, Fault, Step
 from .fanout import Client, FanOut, Sent, is_bot_account
@@ -404,7 +404,11 @@ class Table:
             return Outcome()  # the turn moved on meanwhile, or its bot is choosing already
         seat = due.seat
         if due.kind == "timeout":
-            return Outcome(commands.timed_out(state, seat), then=lambda: self._ask_bot(seat, "timeout"))
+            game = state.game
+            assert game is not None
+            least = least_action(game.view(seat))  # the least it can, never the bot's best (issue 10)
+            played = commands.bot_action(state, seat, least, "timeout")
+            return Outcome([*commands.timed_out(state, seat), *played])
         by: By = "autoplay" if state.seats[seat].human else "bot"
         return Outcome(then=lambda: self._ask_bot(seat, by))
 

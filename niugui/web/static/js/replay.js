@@ -23,21 +23,22 @@ export function problemText(error) {
     const reason = t(`illegal_${d.rule}`);
     return t("replay_illegal_action", { n: d.index + 1, why: reason === `illegal_${d.rule}` ? d.message : reason });
   }
-  if (d.code === "too_large") return t("replay_too_large", { kb: Math.floor(d.limit / 1024) });
+  if (d.code === "too_large") return t("replay_too_large", { kb: Math.floor((d.limit || 65536) / 1024) });
   if (d.code === "bad_record") return t("replay_bad_record", { field: d.field || "—" });
   return t(`replay_${d.code}`);
 }
 
 export class ReplayScreen {
-  constructor(root, { gameId = null, onBack }) {
+  constructor(root, { gameId = null, onBack, langButton = null }) {
     this.root = root;
     this.onBack = onBack;
     this.timer = null;
     root.innerHTML = "";
-    root.className = "table-screen";
+    root.className = "table-screen replay-screen";
     const bar = el("div", "topbar");
     bar.append(button("tb-btn", `← ${t("back")}`, "back", () => onBack()));
     bar.append(el("div", "grow", `${t("replay")}${gameId ? ` #${gameId}` : ""}`));
+    if (langButton) bar.append(langButton());
     root.append(bar);
     this.body = el("div", "");
     this.body.style.cssText = "flex:1;display:flex;flex-direction:column;min-height:0;";
