@@ -117,6 +117,11 @@ class FencedWriter:
         self.node = node
 
     def submit(self, writes: Sequence[Write], done: Done) -> None:
+        first = writes[0] if writes else None
+        if first is not None and first.creator is not None and first.table_id not in self.node.fences:
+            # a table made on this node by another path than create_table (quick play): lease it first
+            asyncio.get_running_loop().create_task(self._lease_new(writes, done))
+            return
         now = time.monotonic()
         for w in writes:
             held = self.node.fences.get(w.table_id)
@@ -137,6 +142,19 @@ class FencedWriter:
             done(error)
 
         self.inner.submit(writes, stored)
+
+    async def _lease_new(self, writes: Sequence[Write], done: Done) -> None:
+        table_id = writes[0].table_id
+        try:
+            token = await self.node.leases.acquire(table_id)
+        except Exception as error:
+            done(error)
+            return
+        if token is None:
+            done(StaleWrite(f"table {table_id} is another node's"))
+            return
+        self.node.fences[table_id] = (token, time.monotonic() + self.node.settings.lease_seconds)
+        self.submit(writes, done)
 
     def close(self) -> None:
         self.inner.close()
