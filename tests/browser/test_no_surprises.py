@@ -41,6 +41,14 @@ def shoot_both(page: Any, name: str) -> None:
     page.set_viewport_size(PHONE)
 
 
+TOASTS_JS = """() => {
+  window.__toasts = [];
+  new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((n) => {
+    if (n.dataset && n.dataset.role) window.__toasts.push(n.dataset.role);
+  }))).observe(document.body, { childList: true });
+}"""
+
+
 def frames(page: Any) -> list[dict[str, Any]]:
     """Every WebSocket frame the page receives, parsed, as it comes (kept in the returned list)."""
     got: list[dict[str, Any]] = []
@@ -67,8 +75,9 @@ def test_R35_a_back_gesture_mid_game_keeps_the_seat_and_the_lobby_leads_back(
     browser: Any, server: str
 ) -> None:
     context, page, table = in_a_game(browser, server, "回家")
+    page.evaluate(TOASTS_JS)  # toasts last 3.5 s: keep a note of each, however slow this machine is
     page.go_back()  # the browser's (or Android's) back gesture
-    page.wait_for_selector("[data-role=left-kept]")
+    page.wait_for_function("() => window.__toasts.includes('left-kept')", timeout=WAIT_MS)
     button = page.wait_for_selector(f"[data-action=back-to-table][data-table='{table}']", timeout=WAIT_MS)
     assert "回到牌桌" in button.inner_text()
     seats = page.evaluate("() => fetch('/api/me/seats', {headers: {Authorization: 'Bearer ' + "
