@@ -13,6 +13,7 @@ from .metrics import Metrics
 from .protocol import (
     EVENT_ADAPTER,
     Autoplay,
+    Chat,
     CreateTable,
     EvDeal,
     FillBots,
@@ -222,6 +223,8 @@ class Hub:
             table.fill_bots(client, reply)
         elif isinstance(message, UpdateSettings):
             table.update_settings(client, message.settings, reply)
+        elif isinstance(message, Chat):
+            table.chat(client, message.phrase, reply)
         else:  # pragma: no cover - the protocol models and this list change together
             raise Fault("unknown_type", f"no handler for {type(message).__name__}")
 

@@ -59,6 +59,23 @@ SeatLeftReason = Literal["left", "grace", "not_ready"]
 """Why a seat was freed: a ``LeaveReason``, or between games not ready in time (``not_ready``)."""
 FirstDrawerBy = Literal["flip", "previous_first"]
 TableStatus = Literal["waiting", "playing", "between", "finished"]
+PhraseId = Literal[
+    "hurry",  # 快点吧
+    "nice",  # 好牌
+    "together",  # 配合一下
+    "sorry",  # 不好意思
+    "thanks",  # 谢谢
+    "well_played",  # 打得好
+    "oops",  # 哎呀
+    "again",  # 再来一局
+    "emote_smile",  # 😊
+    "emote_laugh",  # 😂
+    "emote_cry",  # 😢
+    "emote_angry",  # 😠
+    "emote_thumbs",  # 👍
+    "emote_flower",  # 🌹
+]
+"""Quick chat: the fixed phrases and emotes a seat may send (no free text; the page owns the words)."""
 
 ErrorCode = Literal[
     "bad_json",  # the frame is not valid JSON, or not a JSON object
@@ -99,6 +116,10 @@ class TableSettings(Request):
     turn_seconds: float = Field(20.0, ge=0.5, le=600, description="turn timer; on expiry 托管 plays")
     bot_level: BotLevel = Field("expert", description="the bot that fills empty seats")
     games: int | None = Field(None, ge=1, le=1000, description="games to play; null: endless")
+    counter: bool = Field(
+        True,
+        description="记牌器: the page may show how many of each rank are unseen (public plays only, R12)",
+    )
 
 
 class Auth(Request):
@@ -235,6 +256,18 @@ class UpdateSettings(Request):
     settings: TableSettings
 
 
+class Chat(Request):
+    """Quick chat: a phrase or emote of the fixed list (``PhraseId``; no free text), from your seat,
+    relayed to the table's seats and spectators and stored with its events (``chat``). Seated players
+    only; at most ``chat_burst`` at once, then one per ``1/chat_rate`` s per connection
+    (``rate_limited``)."""
+
+    type: Literal["chat"]
+    id: ClientId
+    table: TableId
+    phrase: PhraseId
+
+
 ClientMessage = Annotated[
     Auth
     | Ping
@@ -249,7 +282,8 @@ ClientMessage = Annotated[
     | Pass
     | Autoplay
     | FillBots
-    | UpdateSettings,
+    | UpdateSettings
+    | Chat,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES: dict[str, type[Message]] = {
@@ -269,6 +303,7 @@ CLIENT_TYPES: dict[str, type[Message]] = {
         Autoplay,
         FillBots,
         UpdateSettings,
+        Chat,
     )
 }
 
@@ -493,6 +528,14 @@ class EvGameOver(Message):
     reveal: Reveal
 
 
+class EvChat(Message):
+    """A seat's quick-chat phrase or emote (``PhraseId``); it changes nothing at the table."""
+
+    kind: Literal["chat"]
+    seat: Seat
+    phrase: PhraseId
+
+
 class EvTableFinished(Message):
     kind: Literal["table_finished"]
     totals: list[int]
@@ -513,6 +556,7 @@ AnyEvent = (
     | EvPresence
     | EvGameOver
     | EvTableFinished
+    | EvChat
 )
 """Any table event (the models above)."""
 TableEvent = Annotated[AnyEvent, Field(discriminator="kind")]
