@@ -1,6 +1,7 @@
 // The lobby: take a nickname (guest) or sign in; open tables; create a table; join by code.
 
 import { getLang, t } from "./i18n.js";
+import { tt } from "./tablestrings.js";
 import { api, session } from "./net.js";
 import { botName } from "./table.js";
 import { cardElement } from "./cards.js";
@@ -176,6 +177,8 @@ export class LobbyScreen {
       games.append(o);
     }
     const priv = input("checkbox", "private");
+    const counter = input("checkbox", "counter"); // 记牌器 at this table (issue 10)
+    counter.checked = true;
     const err = el("div", "error-text");
     const submit = el("button", "btn", t("create"));
     submit.type = "submit";
@@ -186,6 +189,7 @@ export class LobbyScreen {
       field(t("bot_level"), bots),
       field(t("games"), games),
       field(t("private"), priv),
+      field(tt("counter_setting"), counter),
       submit,
       err,
     );
@@ -198,6 +202,7 @@ export class LobbyScreen {
         turn_seconds: Number(timer.value) || 20,
         bot_level: bots.value,
         games: games.value ? Number(games.value) : null,
+        counter: counter.checked,
       };
       try {
         const ack = await this.h.conn.request("create_table", { settings });
