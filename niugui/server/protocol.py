@@ -69,12 +69,12 @@ PhraseId = Literal[
     "well_played",  # 打得好
     "oops",  # 哎呀
     "again",  # 再来一局
-    "emote_smile",  # 😊
-    "emote_laugh",  # 😂
-    "emote_cry",  # 😢
-    "emote_angry",  # 😠
-    "emote_thumbs",  # 👍
-    "emote_flower",  # 🌹
+    "emote_smile",  # ☺
+    "emote_laugh",  # 哈哈
+    "emote_cry",  # ☹
+    "emote_angry",  # 怒
+    "emote_thumbs",  # 赞
+    "emote_flower",  # ✿
 ]
 """Quick chat: the fixed phrases and emotes a seat may send (no free text; the page owns the words)."""
 

@@ -82,7 +82,7 @@ export class TableView {
       this.bubbleAnchors[pos] = anchor;
       this.felt.append(anchor);
     }
-    this.drawer = el("div", "drawer"); // filled by the screen: the 记牌器, the chat panel
+    this.drawer = el("div", "drawer hidden"); // filled by the screen: the 记牌器, the chat panel
     this.drawer.dataset.role = "drawer";
     this.meBar = el("div", "me-bar");
     this.msgLine = el("div", "msg-line");
@@ -199,19 +199,18 @@ export class TableView {
     const box = el("div", "seat");
     box.dataset.seat = String(seat);
     box.dataset.pos = pos;
-    const toMove = Boolean(view && view.to_move === seat && !view.over);
-    if (toMove) {
+    const movesNow = Boolean(view && view.to_move === seat && !view.over);
+    if (movesNow) {
       box.classList.add("to-move");
       box.setAttribute("aria-current", "true");
     }
     box.setAttribute("role", "group");
-    box.setAttribute("aria-label", tt(toMove ? "seat_label_turn" : "seat_label", { name: seatName(s, seat), n: view ? view.counts[seat] : 0 }));
+    box.setAttribute("aria-label", tt(movesNow ? "seat_label_turn" : "seat_label", { name: seatName(s, seat), n: view ? view.counts[seat] : 0 }));
     const avatar = el("div", `avatar${p && p.bot ? " bot" : ""}`, p ? (p.bot ? "AI" : [...(p.nickname || "?")][0].toUpperCase()) : "·");
     box.append(avatar);
     const meta = el("div", "meta");
-    const nameLine = el("div", "name", s.seats && !p ? `${t("seat")} ${seat + 1} · ${t("empty_seat")}` : seatName(s, seat));
-    if (toMove) nameLine.prepend(el("span", "turn-marker", tt("to_move_marker"))); // not by colour alone
-    meta.append(nameLine);
+    if (movesNow) meta.append(el("div", "turn-marker", tt("to_move_marker"))); // not by colour alone
+    meta.append(el("div", "name", s.seats && !p ? `${t("seat")} ${seat + 1} · ${t("empty_seat")}` : seatName(s, seat)));
     if (view) {
       const count = el("div", "count");
       count.append(cardBack());
@@ -387,8 +386,8 @@ export class TableView {
     const mine = s.me !== null && s.me !== undefined;
     this.meBar.classList.toggle("to-move", Boolean(view && view.to_move === bottom && !view.over));
     const p = playerAt(s, bottom);
+    if (view && view.to_move === bottom && !view.over) this.meBar.append(el("span", "turn-marker", tt("to_move_marker")));
     const nameEl = el("span", "name", seatName(s, bottom) + (mine && !this.replay ? ` (${t("you")})` : ""));
-    if (view && view.to_move === bottom && !view.over) nameEl.prepend(el("span", "turn-marker", tt("to_move_marker")));
     this.meBar.append(nameEl);
     if (view && (!mine || this.replay)) {
       const count = el("span", "chip", t("cards_left", { n: view.counts[bottom] }));
