@@ -29,6 +29,7 @@ from .pages import (
 )
 
 PHONE_TOUCH = {"width": 360, "height": 740}
+RUNNING_JS = "() => document.getAnimations().some((a) => a.playState === 'running')"
 LOOKS = [
     pytest.param(PHONE_TOUCH, "zh", id="phone-zh"),
     pytest.param(DESKTOP, "en", id="desktop-en"),
@@ -157,23 +158,26 @@ def test_plays_fly_in_and_tricks_clear_but_not_under_reduced_motion(
         errors = errors_of(page)
         open_table(page, server, f"动画{motion[:2]}")
         # play this seat's turns until a trick has cleared at least once
+        shot = False
         for _ in range(60):
             wait_my_turn_or_result(page)
             cleared = page.locator(".play-slot[style*='0.45'] .card").count()  # the last trick, faded
             if cleared or page.locator("[data-role=result]").count():
                 break
             take_turn(page)
+            if motion != "reduce" and not shot and page.evaluate(RUNNING_JS):
+                shot = True  # caught mid-flight
+                shoot(page, "motion", size, lang)
         motion_hook = hook(page, "niuguiMotion")
-        running = page.evaluate(
-            "() => document.getAnimations().filter((a) => a.playState === 'running').length"
-        )
+        running = page.evaluate(RUNNING_JS)
         if motion == "reduce":
             assert motion_hook["started"] == 0, motion_hook
-            assert running == 0
+            assert not running
             assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
         else:
             assert "fly" in motion_hook["kinds"] and "clear" in motion_hook["kinds"], motion_hook
-            shoot(page, "motion", size, lang)
+            if not shot:
+                shoot(page, "motion", size, lang)
         assert not errors, errors
 
 
@@ -457,4 +461,36 @@ def test_every_word_of_the_table_extras_exists_in_both_languages(browser: Any, s
 
     assert chat == list(get_args(PhraseId))  # the page offers exactly the protocol's phrases
     assert all(f"phrase_{p}" in keys["zh"] for p in chat)
+    context.close()
+
+
+COUNTER_AND_KEYS_JS = """async () => {
+  const counter = await import('/js/counter.js');
+  const keys = await import('/js/keys.js');
+  const left = counter.unseen(['S3', 'D4', 'C4', 'BJ'], ['H4', 'ST', 'RJ']);
+  const pick = (hand, sel, key) => [...keys.pickRank(hand, new Set(sel), keys.rankOfKey(key))].sort();
+  return {
+    left,
+    played: counter.playedIn([{seat: 0, play: ['D4', 'C4']}, {seat: 1, pass: true}, {seat: 2, play: ['S4']}]),
+    first4: pick(['D4', 'C4', 'HT', 'ST', 'BJ'], [], '4'),
+    second4: pick(['D4', 'C4', 'HT', 'ST', 'BJ'], ['D4'], '4'),
+    drop4: pick(['D4', 'C4', 'HT', 'ST', 'BJ'], ['D4', 'C4', 'HT'], '4'),
+    ten: pick(['D4', 'C4', 'HT', 'ST', 'BJ'], [], '0'),
+    joker: pick(['D4', 'C4', 'HT', 'ST', 'BJ'], [], 'x'),
+    none: pick(['D4', 'C4'], [], 'k'),
+  };
+}"""
+
+
+def test_counter_and_typed_ranks_in_the_page_modules(browser: Any, static_url: str) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{static_url}/index.html#/replay")
+    got = page.evaluate(COUNTER_AND_KEYS_JS)
+    # 54 cards (R1): 4 of each rank and one of each joker, less the public plays and the own hand
+    assert got["left"] == {"RJ": 0, "BJ": 0, "3": 3, "2": 4, "A": 4, "K": 4, "Q": 4, "J": 4, "T": 3, "9": 4,
+                           "8": 4, "7": 4, "6": 4, "5": 4, "4": 1}
+    assert got["played"] == ["D4", "C4", "S4"]  # passes add nothing
+    assert got["first4"] == ["D4"] and got["second4"] == ["C4", "D4"] and got["drop4"] == ["HT"]
+    assert got["ten"] == ["HT"] and got["joker"] == ["BJ"] and got["none"] == []
     context.close()
