@@ -139,8 +139,12 @@ def test_sounds_start_only_after_a_tap_mark_the_game_and_stay_muted(
     page.reload()
     page.wait_for_selector("[data-action=sound][aria-pressed=false]", timeout=WAIT_MS)
     page.click("[data-action=next-game]")  # a tap: sound could start from here on
-    page.wait_for_selector(".table-screen[data-status=playing]", timeout=WAIT_MS)
-    wait_seq_above(page, seq(page) + 6)
+    page.wait_for_function(  # the whole next game (托管 plays this seat since the two timeouts)
+        "(old) => { const r = document.querySelector('.table-screen');"
+        " return r.dataset.gameId && r.dataset.gameId !== old && r.dataset.over === 'true'; }",
+        arg=game_id,
+        timeout=WAIT_MS,
+    )
     assert hook(page, "niuguiSounds")["started"] == 0
     assert not errors, errors
 
