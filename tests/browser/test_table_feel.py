@@ -378,6 +378,9 @@ def test_auto_pass_grouping_and_the_cycling_hint(
     assert page.evaluate("() => localStorage.getItem('niugui.autopass')") == "1"
     page.reload()
     page.wait_for_selector("[data-action=autopass][aria-pressed=true]", timeout=WAIT_MS)
+    page.click("[data-action=autopass]")  # off, and remembered so
+    assert page.evaluate("() => localStorage.getItem('niugui.autopass')") == "0"
+    page.click("[data-action=autopass]")
     for _ in range(400):
         wait_my_turn_or_result(page)
         if page.locator("[data-auto-passed]").count():
@@ -390,8 +393,6 @@ def test_auto_pass_grouping_and_the_cycling_hint(
         assert page.locator("[data-action=hint]:enabled").count(), "auto-pass did not pass"
         take_turn(page)
     assert int(page.get_attribute("[data-auto-passed]", "data-auto-passed") or 0) >= 1
-    page.click("[data-action=autopass]")
-    assert page.evaluate("() => localStorage.getItem('niugui.autopass')") == "0"
     assert not errors, errors
 
 
