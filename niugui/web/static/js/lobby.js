@@ -6,6 +6,8 @@ import { api, session } from "./net.js";
 import { botName } from "./table.js";
 import { cardElement } from "./cards.js";
 import { el } from "./dom.js";
+import { QuickPlayPanel } from "./quickplay.js";
+import { w } from "./words.js";
 
 function field(labelText, input) {
   const row = el("div", "row");
@@ -119,6 +121,7 @@ export class LobbyScreen {
 
   destroy() {
     clearInterval(this.timer);
+    if (this.quick) this.quick.destroy();
   }
 
   render() {
@@ -138,7 +141,9 @@ export class LobbyScreen {
     h2.append(hist, rep);
     who.append(h2);
     if (!account.username) who.append(this.registerBox());
-    this.root.append(who);
+    if (this.quick) this.quick.destroy();
+    this.quick = new QuickPlayPanel(this.h.conn, { onLeaderboard: this.h.onLeaderboard, onProfile: this.h.onProfile });
+    this.root.append(this.quick.root, who);
 
     const tablesPanel = el("div", "panel");
     const th = el("h2", "", t("open_tables"));
@@ -177,6 +182,7 @@ export class LobbyScreen {
       games.append(o);
     }
     const priv = input("checkbox", "private");
+    const rated = input("checkbox", "rated");
     const counter = input("checkbox", "counter"); // 记牌器 at this table (issue 10)
     counter.checked = true;
     const err = el("div", "error-text");
@@ -189,6 +195,7 @@ export class LobbyScreen {
       field(t("bot_level"), bots),
       field(t("games"), games),
       field(t("private"), priv),
+      field(w("rated"), rated),
       field(tt("counter_setting"), counter),
       submit,
       err,
@@ -202,6 +209,7 @@ export class LobbyScreen {
         turn_seconds: Number(timer.value) || 20,
         bot_level: bots.value,
         games: games.value ? Number(games.value) : null,
+        rated: rated.checked,
         counter: counter.checked,
       };
       try {

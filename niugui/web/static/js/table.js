@@ -8,6 +8,7 @@ import { burst, clearTrick, flyIn } from "./motion.js";
 import { displayOrder, judgeSelection, noCardPlayed } from "./rules.js";
 import { tt } from "./tablestrings.js";
 import { el } from "./dom.js";
+import { seatStats } from "./words.js";
 
 const AUTOPASS = "niugui.autopass";
 /** 自动不出 (pass at once when nothing beats), remembered on this device. */
@@ -211,6 +212,7 @@ export class TableView {
     const meta = el("div", "meta");
     if (movesNow) meta.append(el("div", "turn-marker", tt("to_move_marker"))); // not by colour alone
     meta.append(el("div", "name", s.seats && !p ? `${t("seat")} ${seat + 1} · ${t("empty_seat")}` : seatName(s, seat)));
+    if (p && !this.replay) meta.append(seatStats(p));
     if (view) {
       const count = el("div", "count");
       count.append(cardBack());
