@@ -43,6 +43,7 @@ from .protocol import (
     Account,
     Auth,
     BotLevel,
+    Chat,
     CreateTable,
     GuestRequest,
     HttpError,
@@ -158,6 +159,7 @@ class Connection:
         """A bot account's connection (see :func:`niugui.server.tables.is_bot_account`)."""
         self.token_hash = token_hash
         self.bucket = TokenBucket(config.rate_limit, config.rate_burst)
+        self.chat_bucket = TokenBucket(config.limits.chat_rate, config.limits.chat_burst)
         self.metrics = metrics
         self.limited = 0
         self.closed = False
@@ -862,6 +864,9 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
                     "rate_limited",
                     f"at most {limits.tables_per_account_hour:g} new tables per hour; use one you have",
                 )
+        elif isinstance(message, Chat) and not connection.chat_bucket.take():
+            metrics.limited.labels("chat").inc()
+            raise Fault("rate_limited", "too much quick chat; wait a moment")
         elif isinstance(message, UpdateSettings) and message.settings.bot_level == "search":
             check_search_cap(connection, message.table)
         elif isinstance(message, Watch | Sit) and not take_all(guess_buckets(connection)):

@@ -28,6 +28,10 @@ class Limits:
     address_rate: float = 200.0
     """WebSocket messages per second per address ..."""
     address_burst: float = 400.0
+    chat_rate: float = 0.5
+    """Quick-chat messages per second per connection ..."""
+    chat_burst: float = 3.0
+    """... with this burst (a fourth phrase at once is refused: rate_limited)."""
     connections_per_account: int = 16
     """Open WebSockets per account."""
     connections_per_address: int = 256

@@ -15,6 +15,7 @@ from .metrics import Metrics
 from .protocol import (
     EVENT_ADAPTER,
     Autoplay,
+    Chat,
     CreateTable,
     EvDeal,
     FillBots,
@@ -302,6 +303,8 @@ class Hub:
             table.update_settings(client, message.settings, reply)
         elif isinstance(message, Invite):
             self.invite(client, table, message, reply)
+        elif isinstance(message, Chat):
+            table.chat(client, message.phrase, reply)
         else:  # pragma: no cover - the protocol models and this list change together
             raise Fault("unknown_type", f"no handler for {type(message).__name__}")
 

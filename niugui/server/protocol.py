@@ -60,6 +60,23 @@ SeatLeftReason = Literal["left", "grace", "not_ready", "freed"]
 absent player's seat freed by the table's creator (``freed``)."""
 FirstDrawerBy = Literal["flip", "previous_first"]
 TableStatus = Literal["waiting", "playing", "between", "finished"]
+PhraseId = Literal[
+    "hurry",  # 快点吧
+    "nice",  # 好牌
+    "together",  # 配合一下
+    "sorry",  # 不好意思
+    "thanks",  # 谢谢
+    "well_played",  # 打得好
+    "oops",  # 哎呀
+    "again",  # 再来一局
+    "emote_smile",  # ☺
+    "emote_laugh",  # 哈哈
+    "emote_cry",  # ☹
+    "emote_angry",  # 怒
+    "emote_thumbs",  # 赞
+    "emote_flower",  # ✿
+]
+"""Quick chat: the fixed phrases and emotes a seat may send (no free text; the page owns the words)."""
 
 ErrorCode = Literal[
     "bad_json",  # the frame is not valid JSON, or not a JSON object
@@ -101,6 +118,10 @@ class TableSettings(Request):
     turn_seconds: float = Field(20.0, ge=0.5, le=600, description="turn timer; on expiry 托管 plays")
     bot_level: BotLevel = Field("expert", description="the bot that fills empty seats")
     games: int | None = Field(None, ge=1, le=1000, description="games to play; null: endless")
+    counter: bool = Field(
+        True,
+        description="记牌器: the page may show how many of each rank are unseen (public plays only, R12)",
+    )
     rated: bool = Field(
         False, description="ratings move after each finished game with at least two human seats"
     )
@@ -290,6 +311,18 @@ class Invite(Request):
     seat: Seat | None = None
 
 
+class Chat(Request):
+    """Quick chat: a phrase or emote of the fixed list (``PhraseId``; no free text), from your seat,
+    relayed to the table's seats and spectators and stored with its events (``chat``). Seated players
+    only; at most ``chat_burst`` at once, then one per ``1/chat_rate`` s per connection
+    (``rate_limited``)."""
+
+    type: Literal["chat"]
+    id: ClientId
+    table: TableId
+    phrase: PhraseId
+
+
 ClientMessage = Annotated[
     Auth
     | Ping
@@ -306,6 +339,7 @@ ClientMessage = Annotated[
     | FillBots
     | FreeSeat
     | UpdateSettings
+    | Chat
     | QuickPlay
     | LeaveQueue
     | QueueBots
@@ -330,6 +364,7 @@ CLIENT_TYPES: dict[str, type[Message]] = {
         FillBots,
         FreeSeat,
         UpdateSettings,
+        Chat,
         QuickPlay,
         LeaveQueue,
         QueueBots,
@@ -573,6 +608,14 @@ class EvGameOver(Message):
     reveal: Reveal
 
 
+class EvChat(Message):
+    """A seat's quick-chat phrase or emote (``PhraseId``); it changes nothing at the table."""
+
+    kind: Literal["chat"]
+    seat: Seat
+    phrase: PhraseId
+
+
 class EvTableFinished(Message):
     kind: Literal["table_finished"]
     totals: list[int]
@@ -593,6 +636,7 @@ AnyEvent = (
     | EvPresence
     | EvGameOver
     | EvTableFinished
+    | EvChat
 )
 """Any table event (the models above)."""
 TableEvent = Annotated[AnyEvent, Field(discriminator="kind")]

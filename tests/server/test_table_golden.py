@@ -1,4 +1,4 @@
-"""A golden event log of a whole table — three games, a disconnect and reconnect, 托管 after two
+"""A golden event log of a whole table — three games, a quick chat, a disconnect and reconnect, 托管 after two
 timeouts, an escape that ends the table — played in-process on a manual clock with a seeded dealer.
 
 - The live run stores exactly the golden events and sends exactly the golden frames (digests).
@@ -26,6 +26,7 @@ from niugui import Game
 from niugui.server import hub as hub_module
 from niugui.server.protocol import (
     EVENT_ADAPTER,
+    Chat,
     EvDeal,
     FillBots,
     Ready,
@@ -92,6 +93,7 @@ def scenario(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Rig, Tabl
 
     # Game 1: seat 1 drops out (托管 plays for it), then reconnects and is caught up by replay.
     play(r, table, actors, lambda: actions(table) >= 6)
+    r.call(r.hub.handle, c0, Chat(type="chat", id="c", table=table.id, phrase="together"))  # quick chat
     seen = json.loads(c1.frames[-1])["seq"]
     r.hub.disconnect(c1)
     play(r, table, {0: c0}, lambda: actions(table) >= 16)
@@ -184,6 +186,7 @@ def test_the_live_table_stores_and_sends_exactly_the_golden_log(
         "game_over",
         "seat_left",
         "table_finished",
+        "chat",
     ):
         assert kind in kinds, kind
     assert kinds.count("game_over") == 3 and sum(k == "autoplay" for k in kinds) >= 4

@@ -36,6 +36,7 @@ from ..protocol import (
     AnyEvent,
     By,
     EvAutoplay,
+    EvChat,
     EvDeal,
     EvEscape,
     EvFlip,
@@ -50,6 +51,7 @@ from ..protocol import (
     EvTableFinished,
     FlipInfo,
     LeaveReason,
+    PhraseId,
     PlayerRef,
     ResultView,
     Reveal,
@@ -278,6 +280,16 @@ def ready(state: TableState, account_id: str) -> list[Step]:
     if state.status == "playing":
         raise Fault("bad_state", "a game is in progress")
     return [] if state.seats[seat].ready else steps(EvReady(kind="ready", seat=seat))
+
+
+def chat(state: TableState, account_id: str, phrase: PhraseId) -> list[Step]:
+    """A quick-chat phrase from the requester's seat (spectators only read)."""
+    seat = state.seat_of(account_id)
+    if seat is None:
+        raise Fault("forbidden", "only a seated player can send quick chat")
+    if state.status == "finished":
+        raise Fault("bad_state", "this table has finished its games")
+    return steps(EvChat(kind="chat", seat=seat, phrase=phrase))
 
 
 # ---- presence and 托管 ----------------------------------------------------------------------------

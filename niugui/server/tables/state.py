@@ -25,6 +25,7 @@ from niugui.series import Series
 from ..protocol import (
     AnyEvent,
     EvAutoplay,
+    EvChat,
     EvDeal,
     EvEscape,
     EvFlip,
@@ -173,7 +174,7 @@ def reduce(state: TableState, stored: Stored) -> None:
     state.status = status_after(state.status, state, event)
     state.seq = stored.seq
     state.time = stored.time
-    if not isinstance(event, EvPlay | EvPass):
+    if not isinstance(event, EvPlay | EvPass | EvChat):
         state.changed = stored.seq
     match event:
         case EvPlay(seat=seat):
@@ -235,7 +236,7 @@ def reduce(state: TableState, stored: Stored) -> None:
         case EvTableCreated():
             state.settings = event.settings
             state.creator = event.creator
-        case EvTableFinished():
+        case EvTableFinished() | EvChat():
             pass
 
 

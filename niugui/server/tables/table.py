@@ -33,6 +33,7 @@ from ..protocol import (
     EvTableFinished,
     LeaveReason,
     LobbyData,
+    PhraseId,
     SeatData,
     TableData,
     TableSettings,
@@ -208,6 +209,9 @@ class Table:
 
     def set_autoplay(self, client: Client, on: bool, reply: Reply) -> None:
         self._submit(lambda: Outcome(commands.set_autoplay(self.state, client.account_id, on)), reply)
+
+    def chat(self, client: Client, phrase: PhraseId, reply: Reply) -> None:
+        self._submit(lambda: Outcome(commands.chat(self.state, client.account_id, phrase)), reply)
 
     def fill_bots(self, client: Client, reply: Reply) -> None:
         self._submit(lambda: Outcome(commands.fill_bots(self.state, client.account_id)), reply)

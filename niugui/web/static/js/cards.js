@@ -2,6 +2,8 @@
 // rank * 4 + suit for suited cards, 52 = 小王 (BJ), 53 = 大王 (RJ). Codes are R6's: S3, D4, HT, BJ, RJ.
 
 import { el } from "./dom.js";
+import { getLang } from "./i18n.js";
+import { tt } from "./tablestrings.js";
 
 export const SUITS = "DCHS"; // R2: ♦ < ♣ < ♥ < ♠
 export const SUIT_SYMBOLS = "♦♣♥♠";
@@ -50,6 +52,14 @@ export function cardText(code, lang = "zh") {
 
 export const cardsText = (codes, lang = "zh") => codes.map((c) => cardText(c, lang)).join(" ");
 
+/** What a screen reader says for a card, in the page's language: 黑桃3, 红桃10, 小王 / 3 of spades. */
+export function cardLabel(code) {
+  const lang = getLang();
+  if (isJoker(code)) return cardText(code, lang);
+  const suit = tt(`suit_${code[0]}`);
+  return lang === "zh" ? suit + rankName(code) : `${rankName(code)} of ${suit}`;
+}
+
 /** Codes sorted weakest first (R5). */
 export function sortCodes(codes) {
   return [...codes].sort((a, b) => indexOf(a) - indexOf(b));
@@ -69,7 +79,7 @@ export function cardElement(code, { size = "", selectable = false, attr = "card"
   const card = el(selectable ? "button" : "div", `card ${isRed(code) ? "red" : "black"}${size ? " " + size : ""}`);
   if (selectable) card.type = "button";
   card.dataset[attr] = code; // data-card for cards of hands and plays; the 翻牌 card uses data-flip
-  card.setAttribute("aria-label", cardText(code));
+  card.setAttribute("aria-label", cardLabel(code));
   if (isJoker(code)) {
     card.classList.add("joker", code === "RJ" ? "big" : "small");
     card.innerHTML =

@@ -1,6 +1,7 @@
 // The lobby: take a nickname (guest) or sign in; open tables; create a table; join by code.
 
 import { getLang, t } from "./i18n.js";
+import { tt } from "./tablestrings.js";
 import { api, session } from "./net.js";
 import { el } from "./dom.js";
 import { QuickPlayPanel } from "./quickplay.js";
@@ -192,6 +193,8 @@ export class LobbyScreen {
     }
     const priv = input("checkbox", "private");
     const rated = input("checkbox", "rated");
+    const counter = input("checkbox", "counter"); // 记牌器 at this table (issue 10)
+    counter.checked = true;
     const err = el("div", "error-text");
     const submit = el("button", "btn", t("create"));
     submit.type = "submit";
@@ -203,6 +206,7 @@ export class LobbyScreen {
       field(t("games"), games),
       field(t("private"), priv),
       field(w("rated"), rated),
+      field(tt("counter_setting"), counter),
       submit,
       err,
     );
@@ -216,6 +220,7 @@ export class LobbyScreen {
         bot_level: bots.value,
         games: games.value ? Number(games.value) : null,
         rated: rated.checked,
+        counter: counter.checked,
       };
       try {
         const ack = await this.h.conn.request("create_table", { settings });

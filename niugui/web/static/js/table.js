@@ -1,11 +1,18 @@
 // The table: four seats around the felt (you at the bottom, play order counter-clockwise), the
 // current trick, your hand with Play / Pass / Hint. It renders only what the view says (R11, R12).
 
-import { cardBack, cardElement, cardText, sortBySuit, sortCodes } from "./cards.js";
+import { cardBack, cardElement, cardLabel, cardText, sortBySuit, sortCodes } from "./cards.js";
 import { getLang, t } from "./i18n.js";
+import { listenKeys, pickRank } from "./keys.js";
+import { burst, clearTrick, flyIn } from "./motion.js";
 import { displayOrder, judgeSelection, noCardPlayed } from "./rules.js";
+import { tt } from "./tablestrings.js";
 import { el } from "./dom.js";
 import { seatStats } from "./words.js";
+
+const AUTOPASS = "niugui.autopass";
+/** 自动不出 (pass at once when nothing beats), remembered on this device. */
+export const autoPassOn = () => localStorage.getItem(AUTOPASS) === "1";
 
 const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise from you (R7)
 
@@ -39,12 +46,15 @@ export class TableView {
     this.state = null;
     this.lastTrick = [];
     this.pending = false;
+    this.groups = []; // 理牌: groups of cards kept together at the left of the hand, in order
     this.timerHandle = setInterval(() => this.tick(), 250);
     this.build();
+    this.stopKeys = this.replay ? null : listenKeys(this);
   }
 
   destroy() {
     clearInterval(this.timerHandle);
+    if (this.stopKeys) this.stopKeys();
   }
 
   build() {
@@ -69,6 +79,15 @@ export class TableView {
     this.felt.append(this.center);
     this.note = el("div", "felt-note");
     this.felt.append(this.note);
+    // quick-chat bubbles, one anchor per position (kept across renders)
+    this.bubbleAnchors = {};
+    for (const pos of POSITIONS) {
+      const anchor = el("div", `bubble-anchor b-${pos}`);
+      this.bubbleAnchors[pos] = anchor;
+      this.felt.append(anchor);
+    }
+    this.drawer = el("div", "drawer hidden"); // filled by the screen: the 记牌器, the chat panel
+    this.drawer.dataset.role = "drawer";
     this.meBar = el("div", "me-bar");
     this.msgLine = el("div", "msg-line");
     this.msgLine.dataset.role = "message";
@@ -83,6 +102,8 @@ export class TableView {
     this.passBtn.addEventListener("click", () => this.pass());
     this.playBtn.addEventListener("click", () => this.play());
     this.actionsBar.append(this.hintBtn, this.passBtn, this.playBtn);
+    this.actionsBar.setAttribute("aria-keyshortcuts", "Enter P H");
+    this.actionsBar.title = tt("keys_help");
     this.handWrap = el("div", "hand-wrap");
     this.hand = el("div", "hand");
     this.hand.dataset.role = "hand";
@@ -109,7 +130,8 @@ export class TableView {
       const card = event.target.closest(".card");
       if (card && event.detail === 0 && !this.replay) this.toggle(card.dataset.card, card);
     });
-    this.root.append(this.felt, this.meBar, this.msgLine, this.actionsBar, this.handWrap);
+    this.msgLine.setAttribute("aria-live", "polite");
+    this.root.append(this.felt, this.drawer, this.meBar, this.msgLine, this.actionsBar, this.handWrap);
   }
 
   /** Show a new state: {view, me, seats, totals, deadline, flip, pending} — `view`, `seats`, `totals`
@@ -129,7 +151,21 @@ export class TableView {
       this.hintIndex = -1;
       this.pending = false;
     }
+    if (view && view.result) this.groups = [];
+    this.groups = this.groups.map((g) => g.filter((c) => hand.includes(c))).filter((g) => g.length);
     this.render();
+    if (turnChanged) this.maybeAutoPass();
+  }
+
+  /** 自动不出: on your turn with nothing that beats the play (and passing allowed), pass at once. */
+  maybeAutoPass() {
+    const s = this.state;
+    const view = s.view;
+    if (this.replay || !autoPassOn() || !view || view.over || s.offline) return;
+    if (view.to_move !== s.me || !view.can_pass || (view.legal_plays || []).length) return;
+    this.autoPassed = (this.autoPassed || 0) + 1;
+    this.root.dataset.autoPassed = String(this.autoPassed);
+    this.pass();
   }
 
   bottomSeat() {
@@ -167,11 +203,18 @@ export class TableView {
     const box = el("div", "seat");
     box.dataset.seat = String(seat);
     box.dataset.pos = pos;
-    if (view && view.to_move === seat && !view.over) box.classList.add("to-move");
+    const movesNow = Boolean(view && view.to_move === seat && !view.over);
+    if (movesNow) {
+      box.classList.add("to-move");
+      box.setAttribute("aria-current", "true");
+    }
+    box.setAttribute("role", "group");
+    box.setAttribute("aria-label", tt(movesNow ? "seat_label_turn" : "seat_label", { name: seatName(s, seat), n: view ? view.counts[seat] : 0 }));
     const machine = p && (p.bot || p.bot_account);
     const avatar = el("div", `avatar${machine ? " bot" : ""}`, p ? (machine ? "AI" : [...(p.nickname || "?")][0].toUpperCase()) : "·");
     box.append(avatar);
     const meta = el("div", "meta");
+    if (movesNow) meta.append(el("div", "turn-marker", tt("to_move_marker"))); // not by colour alone
     meta.append(el("div", "name", s.seats && !p ? `${t("seat")} ${seat + 1} · ${t("empty_seat")}` : seatName(s, seat)));
     if (p && !this.replay) meta.append(seatStats(p));
     if (view) {
@@ -216,7 +259,17 @@ export class TableView {
         if (this.seenMarks && !this.seenMarks.has(key)) mark.classList.add("new");
         this.nowMarks.add(key);
         mark.title = m === "S3" ? "牛鬼3" : "牛鬼2";
+        mark.setAttribute("aria-label", tt("mark_label", { card: cardLabel(m) }));
         badges.append(mark);
+      }
+      const marks = view.marks[seat] || [];
+      if (marks.length === 2 && this.seenMarks && !(this.seenMarks.has(`${seat}:S3`) && this.seenMarks.has(`${seat}:S2`))) {
+        this.doubleShown = this.doubleShown || new Set();
+        const key = `${this.state.gameId ?? ""}:${seat}`;
+        if (!this.doubleShown.has(key)) {
+          this.doubleShown.add(key);
+          queueMicrotask(() => burst(this.center, tt("double_effect"), "double"));
+        }
       }
       const place = view.finish.indexOf(seat);
       if (place >= 0) {
@@ -253,11 +306,15 @@ export class TableView {
     const view = this.state.view;
     const trick = view && view.trick && view.trick.length ? view.trick : this.lastTrick;
     const faded = !(view && view.trick && view.trick.length);
+    const cleared = faded && this.wasLive && trick && trick.length;
+    this.wasLive = !faded;
+    const flights = [];
     const currentSeat = view && view.current ? view.current.seat : null;
     for (let rel = 0; rel < 4; rel++) {
       const seat = seatAt(bottom, rel);
       const slot = this.slots[POSITIONS[rel]];
       slot.innerHTML = "";
+      slot.removeAttribute("aria-label");
       slot.dataset.seat = String(seat);
       slot.classList.toggle("current", !faded && currentSeat === seat);
       slot.style.opacity = faded ? "0.45" : "1";
@@ -265,19 +322,30 @@ export class TableView {
       for (const entry of trick || []) if (entry.seat === seat) last = entry;
       if (!last) continue;
       const key = JSON.stringify(last) + trick.indexOf(last);
-      if (this.slotKeys && this.slotKeys[rel] !== key && !faded) slot.classList.add("fresh");
-      else slot.classList.remove("fresh");
+      const fresh = Boolean(this.slotKeys && this.slotKeys[rel] !== key && !faded);
+      slot.classList.toggle("fresh", fresh);
       this.slotKeys = this.slotKeys || {};
       this.slotKeys[rel] = key;
+      const name = seatName(this.state, seat);
       if (last.pass) {
         slot.append(el("span", "pass-chip", t("passed")));
+        slot.setAttribute("aria-label", tt("passed_label", { name }));
       } else if (last.play) {
         const row = el("div", "cards-row");
         for (const c of displayOrder(last.play)) row.append(cardElement(c, { size: "sm" }));
         slot.append(row);
+        slot.setAttribute("aria-label", tt("played_label", { name, cards: last.play.map(cardLabel).join(" ") }));
         if (last.kind && last.play.length > 1) slot.append(el("div", "kind", t(`kind_${last.kind}`)));
+        if (fresh) flights.push([row, rel, last]);
       }
     }
+    // after layout: the fresh play flies in from its seat; a five-card play gets its burst
+    for (const [row, rel, last] of flights) {
+      const from = rel === 0 ? (this.state.me === bottom ? this.handWrap : this.meBar) : this.seatBoxes[POSITIONS[rel]];
+      flyIn(row, from);
+      if (last.play.length === 5 && last.kind) burst(this.center, tt("five_effect", { kind: t(`kind_${last.kind}`) }), `five p-${POSITIONS[rel]}`);
+    }
+    if (cleared) clearTrick(Object.values(this.slots).filter((slot) => slot.childElementCount));
   }
 
   renderCenter() {
@@ -324,6 +392,7 @@ export class TableView {
     const mine = s.me !== null && s.me !== undefined;
     this.meBar.classList.toggle("to-move", Boolean(view && view.to_move === bottom && !view.over));
     const p = playerAt(s, bottom);
+    if (view && view.to_move === bottom && !view.over) this.meBar.append(el("span", "turn-marker", tt("to_move_marker")));
     const nameEl = el("span", "name", seatName(s, bottom) + (mine && !this.replay ? ` (${t("you")})` : ""));
     this.meBar.append(nameEl);
     if (view && (!mine || this.replay)) {
@@ -340,6 +409,19 @@ export class TableView {
         this.render();
       });
       this.meBar.append(sort);
+      this.meBar.append(this.groupButton());
+    }
+    if (!this.replay && mine) {
+      const on = autoPassOn();
+      const auto = el("button", `tb-btn toggle${on ? " on" : ""}`, on ? `✓ ${tt("autopass")}` : tt("autopass"));
+      auto.dataset.action = "autopass";
+      auto.setAttribute("aria-pressed", String(on));
+      auto.addEventListener("click", () => {
+        localStorage.setItem(AUTOPASS, on ? "0" : "1");
+        this.render();
+        this.maybeAutoPass();
+      });
+      this.meBar.append(auto);
     }
     this.countdownSlot = el("span", "countdown hidden");
     this.countdownSlot.dataset.role = "countdown";
@@ -360,11 +442,60 @@ export class TableView {
       return;
     }
     const bySuit = localStorage.getItem("niugui.sort") === "suit";
-    for (const code of bySuit ? sortBySuit(codes) : sortCodes(codes)) {
+    const sorted = bySuit ? sortBySuit(codes) : sortCodes(codes);
+    const grouped = this.replay ? [] : this.groups;
+    const inGroup = new Map();
+    grouped.forEach((g, n) => g.forEach((c) => inGroup.set(c, n)));
+    const order = [...grouped.flatMap((g) => sorted.filter((c) => g.includes(c))), ...sorted.filter((c) => !inGroup.has(c))];
+    let previous = null;
+    for (const code of order) {
       const card = cardElement(code, { selectable: !this.replay });
+      const group = inGroup.has(code) ? inGroup.get(code) : null;
+      if (group !== null) {
+        card.classList.add("grouped");
+        card.dataset.group = String(group);
+      }
+      if (previous !== null && previous !== group) card.classList.add("group-start");
+      previous = group === null ? -1 : group;
       if (this.selected.has(code)) card.classList.add("selected");
+      if (!this.replay) card.setAttribute("aria-pressed", String(this.selected.has(code)));
       this.hand.append(card);
     }
+  }
+
+  /** 理牌: the selected cards become a group at the left; with nothing selected, undo the groups. */
+  groupButton() {
+    const grouping = this.selected.size > 0 || !this.groups.length;
+    const b = el("button", "tb-btn", grouping ? tt("group") : tt("ungroup"));
+    b.dataset.action = grouping ? "group" : "ungroup";
+    b.title = grouping ? tt("group_label") : tt("ungroup_label");
+    b.disabled = grouping && this.selected.size === 0;
+    b.addEventListener("click", () => {
+      if (this.selected.size) {
+        const chosen = [...this.selected];
+        this.groups = [...this.groups.map((g) => g.filter((c) => !this.selected.has(c))).filter((g) => g.length), chosen];
+        this.selected.clear();
+      } else this.groups = [];
+      this.render();
+    });
+    return b;
+  }
+
+  /** A quick-chat bubble at a seat for `ms` (replacing the seat's previous one). */
+  showBubble(seat, bubble, ms) {
+    if (!this.state) return;
+    const rel = (seat - this.bottomSeat() + 4) % 4;
+    const anchor = this.bubbleAnchors[POSITIONS[rel]];
+    anchor.replaceChildren(bubble);
+    setTimeout(() => bubble.remove(), ms);
+  }
+
+  /** Keyboard: type a rank to pick the next card of it (keys.js). */
+  pickRank(rank) {
+    const view = this.state && this.state.view;
+    if (this.replay || !view || !view.hand) return;
+    this.setSelection([...pickRank(sortCodes(view.hand), this.selected, rank)]);
+    this.hintIndex = -1;
   }
 
   dragOver(card) {
@@ -374,22 +505,35 @@ export class TableView {
     if (this.drag.select) this.selected.add(code);
     else this.selected.delete(code);
     card.classList.toggle("selected", this.selected.has(code));
+    card.setAttribute("aria-pressed", String(this.selected.has(code)));
     this.hintIndex = -1;
     this.refreshButtons();
+    this.refreshGroupButton();
   }
 
   toggle(code, card) {
     if (this.selected.has(code)) this.selected.delete(code);
     else this.selected.add(code);
     card.classList.toggle("selected", this.selected.has(code));
+    card.setAttribute("aria-pressed", String(this.selected.has(code)));
     this.hintIndex = -1;
     this.refreshButtons();
+    this.refreshGroupButton();
   }
 
   setSelection(codes) {
     this.selected = new Set(codes);
-    for (const card of this.hand.querySelectorAll(".card")) card.classList.toggle("selected", this.selected.has(card.dataset.card));
+    for (const card of this.hand.querySelectorAll(".card")) {
+      card.classList.toggle("selected", this.selected.has(card.dataset.card));
+      card.setAttribute("aria-pressed", String(this.selected.has(card.dataset.card)));
+    }
     this.refreshButtons();
+    this.refreshGroupButton();
+  }
+
+  refreshGroupButton() {
+    const old = this.meBar.querySelector("[data-action=group], [data-action=ungroup]");
+    if (old) old.replaceWith(this.groupButton());
   }
 
   refreshButtons() {
@@ -401,6 +545,7 @@ export class TableView {
     this.playBtn.disabled = !myTurn || !verdict.ok || this.pending;
     this.passBtn.disabled = !myTurn || !view.can_pass || this.pending;
     this.hintBtn.disabled = !myTurn || !(view.legal_plays || []).length || this.pending;
+    this.hintBtn.dataset.plays = String((view.legal_plays || []).length); // how many the hint cycles through
     let text = "";
     let bad = false;
     if (this.errorText) {
@@ -444,7 +589,7 @@ export class TableView {
 
   hint() {
     const plays = (this.state.view && this.state.view.legal_plays) || [];
-    if (!plays.length) return;
+    if (!plays.length || this.hintBtn.disabled) return;
     this.hintIndex = (this.hintIndex + 1) % plays.length;
     const keep = this.hintIndex;
     this.setSelection(plays[keep]);
@@ -453,7 +598,7 @@ export class TableView {
 
   play() {
     const codes = [...this.selected];
-    if (!judgeSelection(this.state.view, codes).ok) return;
+    if (this.playBtn.disabled || !judgeSelection(this.state.view, codes).ok) return;
     this.pending = true;
     this.errorText = "";
     this.refreshButtons();
@@ -461,7 +606,7 @@ export class TableView {
   }
 
   pass() {
-    if (!this.state.view.can_pass) return;
+    if (this.passBtn.disabled || !this.state.view.can_pass) return;
     this.pending = true;
     this.errorText = "";
     this.selected.clear();
@@ -490,6 +635,8 @@ export class TableView {
     }
     target.classList.remove("hidden");
     target.classList.toggle("low", left <= 5);
-    target.textContent = String(left);
+    target.textContent = left <= 5 ? `!${left}` : String(left); // low time: not by colour alone
+    target.setAttribute("aria-label", `${left}s`);
+    if (view.to_move === s.me && left <= 5 && left > 0 && this.actions.onLowTime) this.actions.onLowTime(left);
   }
 }

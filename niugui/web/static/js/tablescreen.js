@@ -2,10 +2,14 @@
 // seq for reconnecting, and drives the TableView and the result panel. It shows only what the
 // server's view and table state say.
 
+import { BUBBLE_MS, bubble, chatPanel, mutedSeats } from "./chat.js";
+import { counterPanel, playedIn, unseen } from "./counter.js";
 import { t } from "./i18n.js";
 import { api } from "./net.js";
 import { resultPanel } from "./result.js";
+import { isMuted, playSound, playSoundName, setMuted } from "./sound.js";
 import { TableView, seatName } from "./table.js";
+import { tt } from "./tablestrings.js";
 import { el } from "./dom.js";
 
 export class TableScreen {
@@ -21,6 +25,9 @@ export class TableScreen {
     this.clockOffset = 0;
     this.reveals = {};
     this.dismissed = null;
+    this.played = []; // every card played in public in this game (R12): the 记牌器 counts from these
+    this.drawerOpen = null; // "counter" | "chat" | null
+    this.lowTicks = new Set();
     root.innerHTML = "";
     root.className = "table-screen";
     root.dataset.table = tableId;
@@ -31,7 +38,12 @@ export class TableScreen {
     this.tableView = new TableView(this.body, {
       onPlay: (cards) => this.act("play", { cards }),
       onPass: () => this.act("pass", {}),
+      onLowTime: (left) => this.lowTime(left),
     });
+    this.chatLog = el("div", "sr-only");
+    this.chatLog.dataset.role = "chat-log";
+    this.chatLog.setAttribute("aria-live", "polite");
+    root.append(this.chatLog);
     this.overlay = el("div", "overlay hidden");
     root.append(this.overlay);
     this.renderBar();
@@ -79,6 +91,7 @@ export class TableScreen {
     const now = Date.now() / 1000;
     if (msg.type === "snapshot") {
       this.seq = msg.seq;
+      this.played = msg.view ? playedIn(msg.view.history) : [];
       this.view = msg.view;
       this.tstate = msg.state;
       if (typeof msg.time === "number") this.clockOffset = now - msg.time;
@@ -95,9 +108,18 @@ export class TableScreen {
     }
     this.seq = msg.seq;
     if (typeof msg.time === "number" && !msg.replay) this.clockOffset = now - msg.time;
+    const before = this.view;
     if (msg.view || !msg.replay) this.view = msg.view;
     this.tstate = msg.state;
     const ev = msg.event;
+    if (ev.kind === "deal") this.played = [];
+    if (ev.kind === "play") this.played.push(...ev.play);
+    if (!msg.replay) this.sounds(ev, before);
+    if (ev.kind === "chat") {
+      if (!msg.replay) this.showChat(ev.seat, ev.phrase);
+      this.root.dataset.seq = String(this.seq);
+      return; // a chat changes nothing at the table
+    }
     if (ev.kind === "game_over") this.reveals[ev.game_id] = ev.reveal;
     if (ev.kind === "deal") this.dismissed = null;
     if (!msg.replay || msg.view) this.render();
@@ -107,9 +129,80 @@ export class TableScreen {
     try {
       await this.h.conn.request(type, { table: this.tableId, ...fields });
     } catch (error) {
-      const text = error.message || String(error);
+      const text = type === "chat" && error.code === "rate_limited" ? tt("chat_too_fast") : error.message || String(error);
       this.tableView.showError(text);
     }
+  }
+
+  /** The sound of an event as it happens (never for replayed ones). */
+  sounds(ev, before) {
+    const view = this.view;
+    const me = this.tstate ? this.tstate.you : null;
+    if (ev.kind === "play") playSound(view && view.counts[ev.seat] === 0 ? "out" : playSoundName(ev.play));
+    else if (ev.kind === "pass") playSound("pass");
+    else if (ev.kind === "game_over" && me !== null && me !== undefined) {
+      const score = ev.result.scores[me];
+      if (score > 0) playSound("win");
+      else if (score < 0) playSound("lose");
+    }
+    const myTurnNow = me !== null && me !== undefined && view && !view.over && view.to_move === me;
+    if (myTurnNow && (!before || before.over || before.to_move !== me)) playSound("turn");
+  }
+
+  /** The last five seconds of your turn: one tick a second. */
+  lowTime(left) {
+    const key = `${this.seq}:${left}`;
+    if (this.lowTicks.has(key)) return;
+    this.lowTicks.add(key);
+    playSound("tick");
+  }
+
+  showChat(seat, phrase) {
+    const st = this.tstate;
+    if (!st || mutedSeats(this.tableId).has(seat)) return;
+    const name = seatName(st, seat);
+    this.tableView.showBubble(seat, bubble(seat, phrase, name), BUBBLE_MS);
+    const line = el("div", "", tt("chat_said", { name, text: tt(`phrase_${phrase}`) }));
+    line.dataset.seat = String(seat);
+    line.dataset.phrase = phrase;
+    this.chatLog.append(line);
+    while (this.chatLog.childElementCount > 8) this.chatLog.firstChild.remove();
+  }
+
+  counterOn() {
+    const st = this.tstate;
+    return Boolean(st && st.settings && st.settings.counter !== false && this.view);
+  }
+
+  /** The drawer under the felt: the 记牌器 or the quick-chat panel, when opened. */
+  renderDrawer() {
+    const drawer = this.tableView.drawer;
+    drawer.innerHTML = "";
+    const st = this.tstate;
+    if (this.drawerOpen === "counter" && this.counterOn()) {
+      drawer.append(counterPanel(unseen(this.played, (this.view && this.view.hand) || [])));
+    } else if (this.drawerOpen === "chat" && st) {
+      const me = st.you;
+      const others = [0, 1, 2, 3]
+        .filter((s) => s !== me && st.seats[s].player && !st.seats[s].player.bot)
+        .map((s) => ({ seat: s, name: seatName(st, s) }));
+      drawer.append(
+        chatPanel({
+          canSend: me !== null && me !== undefined && st.status !== "finished",
+          onSend: (phrase) => this.act("chat", { phrase }),
+          others,
+          table: this.tableId,
+          onMuteChange: () => this.renderDrawer(),
+        }),
+      );
+    }
+    drawer.classList.toggle("hidden", !drawer.childElementCount);
+  }
+
+  toggleDrawer(what) {
+    this.drawerOpen = this.drawerOpen === what ? null : what;
+    this.renderBar();
+    this.renderDrawer();
   }
 
   renderBar() {
@@ -132,6 +225,32 @@ export class TableScreen {
       auto.dataset.action = "autoplay";
       auto.addEventListener("click", () => this.act("autoplay", { on: !mine.autoplay }));
       this.bar.append(auto);
+    }
+    const muted = isMuted();
+    const sound = el("button", "tb-btn", muted ? tt("sound_off") : tt("sound_on"));
+    sound.dataset.action = "sound";
+    sound.setAttribute("aria-pressed", String(!muted));
+    sound.setAttribute("aria-label", muted ? tt("sound_label_off") : tt("sound_label_on"));
+    sound.addEventListener("click", () => {
+      setMuted(!isMuted());
+      this.renderBar();
+    });
+    this.bar.append(sound);
+    if (st) {
+      const chat = el("button", `tb-btn${this.drawerOpen === "chat" ? " on" : ""}`, tt("chat"));
+      chat.dataset.action = "chat";
+      chat.setAttribute("aria-label", tt("chat_label"));
+      chat.setAttribute("aria-expanded", String(this.drawerOpen === "chat"));
+      chat.addEventListener("click", () => this.toggleDrawer("chat"));
+      this.bar.append(chat);
+    }
+    if (this.counterOn()) {
+      const counter = el("button", `tb-btn${this.drawerOpen === "counter" ? " on" : ""}`, tt("counter"));
+      counter.dataset.action = "counter";
+      counter.setAttribute("aria-label", tt("counter_label"));
+      counter.setAttribute("aria-expanded", String(this.drawerOpen === "counter"));
+      counter.addEventListener("click", () => this.toggleDrawer("counter"));
+      this.bar.append(counter);
     }
     const help = el("button", "tb-btn", "?");
     help.dataset.action = "help";
@@ -246,7 +365,9 @@ export class TableScreen {
       centerExtra: center,
       offline: !this.synced,
       between: Boolean(st && st.status === "between"),
+      gameId: st ? st.game_id : null,
     });
+    this.renderDrawer();
     this.renderOverlay();
   }
 
