@@ -685,7 +685,14 @@ def snapshot_frame(table: str, seq: int, view: str, state: str) -> str:
 def ack_frame(
     request_id: str, seq: int | None = None, data: LobbyData | TableData | SeatData | None = None
 ) -> str:
+    if data is None:  # every play and pass: what the model serializes to, without building it
+        name = json.dumps(request_id, ensure_ascii=False)
+        return f'{{"type":"ack","id":{name},"seq":{_int(seq)},"data":null}}'
     return Ack(type="ack", id=request_id, seq=seq, data=data).model_dump_json()
+
+
+def _int(value: int | None) -> str:
+    return "null" if value is None else str(int(value))
 
 
 def error_frame(request_id: str | None, code: ErrorCode, message: str, rule: str | None = None) -> str:
