@@ -20,6 +20,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from fastapi import Body, FastAPI, Header, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
@@ -58,7 +59,7 @@ from .protocol import (
     error_frame,
     welcome_frame,
 )
-from .store import AccountRow, GameRow, Store
+from .store import AccountRow, GameRow, Store, is_locked
 from .tables import Answer, Fault
 from .transport import DIRECT, Direct
 
@@ -304,7 +305,14 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         store = opened or Store(config.database_url())
         store.migrate()
         hub = Hub(store, config, metrics)
-        hub.restore()
+        node = None
+        if config.cluster is None:
+            hub.restore()
+        else:  # a cluster node adopts the tables nobody holds (niugui/server/cluster)
+            from .cluster.node import Node
+
+            node = state["node"] = Node(hub, config.cluster)
+            await node.start()
         state["store"], state["hub"] = store, hub
         state["lobby"] = Lobby(
             lambda: [t.model_dump() for t in hub.lobby()], limits.lobby_seconds, limits.lobby_page
@@ -313,7 +321,10 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
         yield
         sweeper.cancel()
-        hub.close()
+        if node is None:
+            hub.close()
+        else:
+            await node.stop()
         hasher.close()
         store.close()
 
@@ -334,6 +345,16 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     @app.exception_handler(RecursionError)
     async def too_deep(_request: Request, _error: RecursionError) -> JSONResponse:
         return JSONResponse({"detail": "the body is nested too deeply"}, status_code=422)
+
+    @app.exception_handler(sa.exc.OperationalError)
+    async def database_unavailable(_request: Request, error: sa.exc.OperationalError) -> JSONResponse:
+        """A database locked by another process, or out of reach: 503, try again (never a 500)."""
+        logs.warning("an HTTP request found the database unavailable", locked=is_locked(error))
+        return JSONResponse(
+            {"detail": "the server's database is busy; try again in a moment"},
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
 
     @app.exception_handler(BodyTooLarge)
     async def too_large(_request: Request, _error: BodyTooLarge) -> JSONResponse:
@@ -379,6 +400,15 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         """``ok``, or ``degraded`` with the ids of tables kept out of play (their events do not replay):
         the server still serves every other table, so it answers 200 either way."""
         quarantined = sorted(hub().quarantined)
+        if "node" in state:  # a cluster node: can it reach Redis and the database?
+            report: dict[str, Any] = await state["node"].health()
+            report["status"] = "degraded" if quarantined else "ok"
+            if quarantined:
+                report["quarantined"] = quarantined
+            if "down" in (report["redis"], report["db"]):
+                report["status"] = "down"
+                return JSONResponse(report, status_code=503)  # type: ignore[return-value]
+            return report
         if quarantined:
             return {"status": "degraded", "quarantined": quarantined}
         return {"status": "ok"}

@@ -7,6 +7,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cluster.settings import ClusterSettings
+
 
 @dataclass
 class Limits:
@@ -115,6 +117,8 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     exempt: tuple[str, ...] = ()
     """Networks (CIDR) that per-address limits do not apply to, e.g. a load generator's 127.0.0.1."""
+    cluster: ClusterSettings | None = None
+    """A node of a cluster (``--redis``); None: one process holds every table."""
     static_dir: Path | None = None
     """The web page; default: the package's ``niugui/web/static``."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable, Iterator
+from typing import Protocol
 
 from . import gcpolicy, logs
 from .config import Config
@@ -16,6 +17,7 @@ from .protocol import (
     CreateTable,
     EvDeal,
     FillBots,
+    FreeSeat,
     Leave,
     ListTables,
     LobbyData,
@@ -55,6 +57,24 @@ MAX_OPEN_TABLES = 20
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
+class Cluster(Protocol):
+    """The hooks of a cluster node (niugui/server/cluster/node.py); None in one process."""
+
+    def take(self, client: Client, message: Message, reply: Reply) -> bool:
+        """True when the request is for a table of another node (the node forwards it)."""
+
+    def drops(self, table: Table) -> bool:
+        """After a failed write: True when the node lost the table (and dropped it)."""
+
+    def lobby(self) -> list[TableSummary]:
+        """The other nodes' public tables."""
+
+    def seats(self, account_id: str) -> list[SeatRef]:
+        """The seats the account holds at other nodes' tables."""
+
+    def disconnect(self, client: Client) -> None: ...
+
+
 def _short_id(length: int) -> str:
     return "".join(secrets.choice(_ALPHABET) for _ in range(length))
 
@@ -69,12 +89,14 @@ class Hub:
         self.metrics = metrics
         if services is None:
             loop = asyncio.get_running_loop()
-            services = Services(Writer(store, loop), loop, ExecutorBots(loop), older=stored_events(store))
+            writer = Writer(store, loop, metrics.locked_retries)
+            services = Services(writer, loop, ExecutorBots(loop), older=stored_events(store))
         self.services = services
         self.tables: dict[str, Table] = {}
         self.quarantined: dict[str, str] = {}
         """Tables whose stored events did not replay at the start: id → the error's type."""
         self.clients: dict[Client, set[str]] = {}  # connection -> tables it is subscribed to
+        self.cluster: Cluster | None = None
 
     # ---- startup and shutdown ---------------------------------------------------------------------------
 
@@ -135,6 +157,8 @@ class Hub:
         broken.close()
         if self.tables.get(broken.id) is not broken:
             return
+        if self.cluster is not None and self.cluster.drops(broken):
+            return
         if self.store.table_row(broken.id) is None:  # its creation was never stored
             del self.tables[broken.id]
             return
@@ -162,9 +186,13 @@ class Hub:
             seat = table.state.seat_of(client.account_id)
             if seat is not None:
                 seats.append(SeatRef(table=table.id, seat=seat))
+        if self.cluster is not None:
+            seats += self.cluster.seats(client.account_id)
         return seats
 
     def disconnect(self, client: Client) -> None:
+        if self.cluster is not None:
+            self.cluster.disconnect(client)
         for table_id in self.clients.pop(client, set()):
             table = self.tables.get(table_id)
             if table is not None:
@@ -175,6 +203,8 @@ class Hub:
     def handle(self, client: Client, message: Message, reply: Reply) -> None:
         """Carry out a request; ``reply`` is called once, now or when its events are stored."""
         try:
+            if self.cluster is not None and self.cluster.take(client, message, reply):
+                return
             self._route(client, message, reply)
         except Fault as fault:
             reply(fault)
@@ -220,19 +250,28 @@ class Hub:
             table.set_autoplay(client, message.on, reply)
         elif isinstance(message, FillBots):
             table.fill_bots(client, reply)
+        elif isinstance(message, FreeSeat):
+            table.free_seat(client, message.seat, reply)
         elif isinstance(message, UpdateSettings):
             table.update_settings(client, message.settings, reply)
         else:  # pragma: no cover - the protocol models and this list change together
             raise Fault("unknown_type", f"no handler for {type(message).__name__}")
 
     def lobby(self, account_id: str | None = None) -> list[TableSummary]:
+        """The public tables not finished (of every node of a cluster)."""
+        own = self.own_lobby(account_id)
+        return own if self.cluster is None else own + self.cluster.lobby()
+
+    def own_lobby(self, account_id: str | None = None) -> list[TableSummary]:
         return [
             t.fanout.summary(t.state, account_id)
             for t in self.tables.values()
             if not t.state.settings.private and t.state.status != "finished"
         ]
 
-    def create_table(self, client: Client, settings: TableSettings, reply: Reply) -> Table:
+    def create_table(
+        self, client: Client, settings: TableSettings, reply: Reply, table_id: str | None = None
+    ) -> Table:
         """A new table; the creator is subscribed to it (not seated). Ack data: the table's summary."""
         account = client.account_id
         mine = sum(
@@ -240,7 +279,7 @@ class Hub:
         )
         if mine >= MAX_OPEN_TABLES:
             raise Fault("forbidden", f"you already have {mine} open tables; use one of them")
-        table_id = _short_id(8)
+        table_id = table_id or _short_id(8)
         code = _short_id(6) if settings.private else None
         table = self._new_table(TableState(table_id, creator=account, code=code, settings=settings))
         self.tables[table_id] = table

@@ -55,8 +55,9 @@ BotLevel = Literal["random", "basic", "expert", "search"]
 By = Literal["player", "bot", "autoplay", "timeout"]
 LeaveReason = Literal["left", "grace"]
 """Why a seat is left: its player stood up (``left``), or was away past the grace period (``grace``)."""
-SeatLeftReason = Literal["left", "grace", "not_ready"]
-"""Why a seat was freed: a ``LeaveReason``, or between games not ready in time (``not_ready``)."""
+SeatLeftReason = Literal["left", "grace", "not_ready", "freed"]
+"""Why a seat was freed: a ``LeaveReason``, between games not ready in time (``not_ready``), or its
+absent player's seat freed by the table's creator (``freed``)."""
 FirstDrawerBy = Literal["flip", "previous_first"]
 TableStatus = Literal["waiting", "playing", "between", "finished"]
 
@@ -226,6 +227,16 @@ class FillBots(Request):
     table: TableId
 
 
+class FreeSeat(Request):
+    """Creator only, not during a game: free the seat of an absent player (not connected and not
+    ready) for someone else — not an escape, since no game is in progress."""
+
+    type: Literal["free_seat"]
+    id: ClientId
+    table: TableId
+    seat: Seat
+
+
 class UpdateSettings(Request):
     """Creator only, not during a game: replace the table's settings."""
 
@@ -249,6 +260,7 @@ ClientMessage = Annotated[
     | Pass
     | Autoplay
     | FillBots
+    | FreeSeat
     | UpdateSettings,
     Field(discriminator="type"),
 ]
@@ -268,6 +280,7 @@ CLIENT_TYPES: dict[str, type[Message]] = {
         Pass,
         Autoplay,
         FillBots,
+        FreeSeat,
         UpdateSettings,
     )
 }

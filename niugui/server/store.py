@@ -50,6 +50,8 @@ tables = sa.Table(
     sa.Column("last_seq", sa.Integer, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
+    # the fencing token of the table's owner (a cluster's lease, niugui/server/cluster); 0 for one process
+    sa.Column("fence", sa.BigInteger, nullable=False, server_default="0"),
 )
 table_events = sa.Table(
     "table_events",
@@ -160,6 +162,9 @@ class Write:
     """... and join code."""
     payload: str = ""
     """Set by :meth:`Store.write`: the event's JSON as stored (and sent)."""
+    fence: int = 0
+    """The writer's fencing token (a cluster node's lease on the table): refused when the table's
+    owner has a newer one. 0 in one process, where nobody else writes."""
 
 
 @dataclass(frozen=True)
@@ -240,10 +245,15 @@ class Store:
             if max_age is not None and used < now - max_age:
                 c.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
                 return None
-            if now - used > 3600:
-                c.execute(
-                    sessions.update().where(sessions.c.token_hash == token_hash).values(last_used_at=now)
-                )
+        if now - used > 3600:
+            try:
+                with self._tx() as c:
+                    c.execute(
+                        sessions.update().where(sessions.c.token_hash == token_hash).values(last_used_at=now)
+                    )
+            except sa.exc.OperationalError as error:  # a locked database: refresh it next time
+                if not is_locked(error):
+                    raise
         return AccountRow(row.id, row.nickname, row.username)
 
     def end_session(self, token_hash: str) -> str | None:
@@ -315,6 +325,21 @@ class Store:
             query = query.where(tables.c.status != "finished")
         with self._tx() as c:
             return [row.id for row in c.execute(query)]
+
+    def claim(self, table_id: str, fence: int) -> bool:
+        """Raise a table's fencing token to ``fence`` (a cluster node took it over): from now on
+        writes with an older token are refused. False if the table has a newer one (or none)."""
+        with self._tx() as c:
+            query = tables.update().where(tables.c.id == table_id, tables.c.fence < fence)
+            return (c.execute(query.values(fence=fence)).rowcount or 0) == 1
+
+    def table_of_code(self, code: str) -> str | None:
+        """The unfinished table with this join code (a cluster node asked for one it does not hold)."""
+        with self._tx() as c:
+            found = c.execute(
+                sa.select(tables.c.id).where(tables.c.code == code, tables.c.status != "finished")
+            ).scalar()
+        return None if found is None else str(found)
 
     def table_row(self, table_id: str) -> dict[str, Any] | None:
         with self._tx() as c:
@@ -409,8 +434,17 @@ class Store:
 _INSERT_EVENT = table_events.insert()
 _BUMP_TABLE = (
     tables.update()
-    .where(tables.c.id == sa.bindparam("b_id"), tables.c.last_seq == sa.bindparam("b_prev"))
-    .values(last_seq=sa.bindparam("b_seq"), status=sa.bindparam("b_status"), updated_at=sa.bindparam("b_now"))
+    .where(
+        tables.c.id == sa.bindparam("b_id"),
+        tables.c.last_seq == sa.bindparam("b_prev"),
+        tables.c.fence <= sa.bindparam("b_fence"),
+    )
+    .values(
+        last_seq=sa.bindparam("b_seq"),
+        status=sa.bindparam("b_status"),
+        updated_at=sa.bindparam("b_now"),
+        fence=sa.bindparam("b_fence"),
+    )
 )
 """Appending events is the hot path (one per action at every table): these two statements run as
 executemany over a batch of many tables' events, compiled once per dialect (:class:`_Hot`)."""
@@ -459,6 +493,7 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
                     last_seq=0,
                     created_at=w.time,
                     updated_at=w.time,
+                    fence=w.fence,
                 )
             )
         if w.deal is not None:
@@ -478,7 +513,7 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
         )
         bump = bumps.get(w.table_id)
         if bump is None:
-            bumps[w.table_id] = {"b_id": w.table_id, "b_prev": w.seq - 1, "b_seq": w.seq}
+            bumps[w.table_id] = {"b_id": w.table_id, "b_prev": w.seq - 1, "b_seq": w.seq, "b_fence": w.fence}
         elif w.seq != bump["b_seq"] + 1:
             raise RuntimeError(f"table {w.table_id}: event {w.seq} does not follow {bump['b_seq']}")
         bump = bumps[w.table_id]
@@ -502,7 +537,12 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
     finally:
         cursor.close()
     if updated != len(params):
-        raise RuntimeError("a table's events do not follow its stored sequence")
+        raise StaleWrite("a table's events do not follow its stored sequence, or its owner changed")
+
+
+class StaleWrite(RuntimeError):
+    """Refused: the events do not follow the stored ones (non-contiguous ``seq``), or the writer's
+    fencing token is older than the table's (a cluster node that lost its lease)."""
 
 
 def _insert_game(c: Connection, table_id: str, deal: DealData, now: float) -> int:
@@ -570,10 +610,23 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+BUSY_TIMEOUT_MS = 1000
+"""How long one SQLite statement waits for another process's write lock before it fails as locked:
+short, because the event writer retries (:func:`is_locked`) and nothing on the event loop waits."""
+
+
+def is_locked(error: BaseException) -> bool:
+    """Did ``error`` come from a database that another connection holds locked (SQLite's "database
+    is locked"/"busy")? Such a failure is transient: the same write succeeds once the lock is gone."""
+    cause = getattr(error, "orig", error)
+    text = str(cause).lower()
+    return isinstance(error, sa.exc.OperationalError) and ("locked" in text or "busy" in text)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # a killed process loses no committed transaction
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.close()

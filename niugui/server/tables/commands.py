@@ -180,6 +180,23 @@ def fill_bots(state: TableState, account_id: str) -> list[Step]:
     )
 
 
+def free_seat(state: TableState, account_id: str, seat: int) -> list[Step]:
+    """The creator frees the seat of an absent player between games (or before the first), so that
+    a table is not held by someone who went away; ``seat_left`` with reason ``freed``."""
+    if account_id != state.creator:
+        raise Fault("forbidden", "only the table's creator can free a seat")
+    if state.status in ("playing", "finished"):
+        raise Fault("bad_state", f"the table is {state.status}")
+    slot = state.seats[seat]
+    if not slot.human:
+        raise Fault("bad_state", "no player holds that seat")
+    if slot.account_id == account_id:
+        raise Fault("bad_state", "that is your own seat; stand up instead")
+    if slot.online or slot.ready:
+        raise Fault("bad_state", "that player is here (connected or ready); only an absent seat can be freed")
+    return steps(EvSeatLeft(kind="seat_left", seat=seat, reason="freed"))
+
+
 def update_settings(state: TableState, account_id: str, settings: TableSettings) -> list[Step]:
     if account_id != state.creator:
         raise Fault("forbidden", "only the table's creator can change its settings")

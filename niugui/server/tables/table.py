@@ -202,6 +202,9 @@ class Table:
     def fill_bots(self, client: Client, reply: Reply) -> None:
         self._submit(lambda: Outcome(commands.fill_bots(self.state, client.account_id)), reply)
 
+    def free_seat(self, client: Client, seat: int, reply: Reply) -> None:
+        self._submit(lambda: Outcome(commands.free_seat(self.state, client.account_id, seat)), reply)
+
     def update_settings(self, client: Client, settings: TableSettings, reply: Reply) -> None:
         def job() -> Outcome:
             return Outcome(commands.update_settings(self.state, client.account_id, settings))
