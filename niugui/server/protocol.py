@@ -681,12 +681,22 @@ def event_frame(
 ) -> str:
     """An :class:`Event` message from its serialized parts (see :func:`event_json`, :func:`view_json`,
     :class:`StateJson`); ``time`` may come as its JSON text already (one ``repr`` per event)."""
+    return event_for(event_head(table, seq, time, event, replay), view, state)
+
+
+def event_head(table: str, seq: int, time: float | str, event: str, replay: bool = False) -> str:
+    """What every recipient's :func:`event_frame` of one event starts with (built once per event)."""
     name = json.dumps(table, ensure_ascii=False)
     when = time if isinstance(time, str) else repr(time)
     return (
         f'{{"type":"event","table":{name},"seq":{seq},"time":{when},'
-        f'"replay":{"true" if replay else "false"},"event":{event},"view":{view},"state":{state}}}'
+        f'"replay":{"true" if replay else "false"},"event":{event},"view":'
     )
+
+
+def event_for(head: str, view: str, state: str) -> str:
+    """One recipient's :func:`event_frame`: the event's :func:`event_head`, its view and state."""
+    return f'{head}{view},"state":{state}}}'
 
 
 def snapshot_frame(table: str, seq: int, view: str, state: str) -> str:
