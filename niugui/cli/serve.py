@@ -118,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
     from ..server.config import Community, Config, Limits
     from ..server.limits import Exempt
     from ..server.store import Store
+    from ..server.transport import DirectWebSockets
 
     for name, value in (
         ("--grace", args.grace),
@@ -206,6 +207,9 @@ def run(args: argparse.Namespace) -> int:
             app,
             host=args.host,
             port=args.port,
+            # uvicorn's default (websockets, sans-I/O) with a direct path for the app's messages:
+            # one write per connection per turn of the loop (niugui/server/transport.py)
+            ws=DirectWebSockets,
             ws_max_size=WS_HARD_LIMIT,
             # No permessage-deflate: compressing every frame was ~40% of the server's CPU per
             # action (docs/benchmarks.md); a table's frames are a few KiB per second per player.

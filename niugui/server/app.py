@@ -33,7 +33,7 @@ from . import auth, collusion, expiry, logs, profiles, replays
 from .config import Config
 from .guard import BodyTooLarge, Guard
 from .hub import Hub
-from .limits import Counter, Exempt, KeyedBuckets, TokenBucket, address_key
+from .limits import Counter, Exempt, KeyedBuckets, TokenBucket, address_key, take_all
 from .lobby import Lobby, LobbyQuery
 from .metrics import Metrics
 from .protocol import (
@@ -64,6 +64,7 @@ from .protocol import (
 from .static import StaticSite
 from .store import AccountRow, GameRow, Store, is_locked
 from .tables import Answer, Fault
+from .transport import DIRECT, Direct
 
 WS_HARD_LIMIT = 64 * 1024
 """Frames above this are not even read: uvicorn closes the connection (1009)."""
@@ -100,6 +101,8 @@ def decode(text: str) -> Any:
     except ValueError as error:
         raise BadFrame("bad_json", f"not valid JSON: {error}") from None
     check_strings = "\\ud" in text or "\\uD" in text
+    if not check_strings and text.count("[") + text.count("{") < MAX_DEPTH:
+        return data  # every array or object opens with one of these: it cannot be nested too deeply
     stack: list[tuple[Any, int]] = [(data, 0)]
     while stack:
         value, depth = stack.pop()
@@ -170,6 +173,10 @@ class Connection:
         self._frames: deque[str] = deque()
         self._wake = asyncio.Event()
         self._close_code = 1008
+        self._direct: Direct | None = websocket.scope.get("extensions", {}).get(DIRECT)
+        self._loop = asyncio.get_running_loop()
+        self._flush_due = False
+        self._sending = False  # the writer task holds a frame it has not sent yet
 
     def send(self, message: dict[str, Any] | str) -> None:
         if self.closed:
@@ -182,7 +189,23 @@ class Connection:
             return
         self._frames.append(text)
         self.queued += len(text)
-        self._wake.set()
+        if self._direct is None:
+            self._wake.set()
+        elif not self._flush_due:  # what one turn of the event loop queues goes out in one write
+            self._flush_due = True
+            self._loop.call_soon(self._flush)
+
+    def _flush(self) -> None:
+        """Write what waits straight to the socket, or leave it to :meth:`writer`, which waits for a
+        slow reader (the socket paused) and sends in order what it holds."""
+        self._flush_due = False
+        if not self._frames or self.dropped:
+            return
+        if not self._sending and self._direct is not None and self._direct.write_texts(self._frames):
+            self._frames.clear()
+            self.queued = 0
+        else:
+            self._wake.set()
 
     def close(self, code: int = 1008) -> None:
         """Close after what is queued has been sent."""
@@ -206,7 +229,7 @@ class Connection:
         try:
             while True:
                 if self.dropped:
-                    _abort(self.websocket)
+                    self._abort()
                     return
                 if not self._frames:
                     if self.closed:
@@ -218,20 +241,25 @@ class Connection:
                     continue
                 text = self._frames.popleft()
                 self.queued -= len(text)
+                self._sending = True
                 try:
                     await self.websocket.send_text(text)
                 except UnicodeEncodeError:  # pragma: no cover - inputs are checked; never kill a connection
                     logs.warning("a frame could not be encoded; skipped", account=self.account_id)
+                finally:
+                    self._sending = False
         except Exception:  # the socket is gone
             self.closed = True
 
-
-def _abort(websocket: WebSocket) -> None:
-    """Close the TCP connection at once, without flushing (uvicorn's protocol object holds it)."""
-    protocol = getattr(getattr(websocket, "_send", None), "__self__", None)
-    transport = getattr(protocol, "transport", None)
-    if transport is not None:
-        transport.abort()
+    def _abort(self) -> None:
+        """Close the TCP connection at once, without flushing."""
+        if self._direct is not None:
+            self._direct.abort()
+            return
+        protocol = getattr(getattr(self.websocket, "_send", None), "__self__", None)
+        transport = getattr(protocol, "transport", None)
+        if transport is not None:
+            transport.abort()
 
 
 class Clients:
@@ -750,31 +778,34 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
             hub().disconnect(connection)
 
     async def read(websocket: WebSocket, connection: Connection) -> None:
+        direct: Direct | None = websocket.scope.get("extensions", {}).get(DIRECT)
+        if direct is not None:  # messages are handed over as they arrive; the loop sees the disconnect
+            direct.receive_with(lambda message: on_message(connection, message))
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             while not connection.closed:
                 frame = await websocket.receive()
                 if frame["type"] == "websocket.disconnect":
                     return
                 text = frame.get("text")
-                if text is None:
-                    data = frame.get("bytes") or b""
-                    try:
-                        text = data.decode()
-                    except UnicodeDecodeError:
-                        connection.error(None, "bad_json", "frames must be UTF-8 JSON text")
-                        continue
-                on_frame(connection, text)
+                on_message(connection, (frame.get("bytes") or b"") if text is None else text)
+
+    def on_message(connection: Connection, message: str | bytes) -> None:
+        if connection.closed:
+            return
+        if isinstance(message, bytes):
+            try:
+                message = message.decode()
+            except UnicodeDecodeError:
+                connection.error(None, "bad_json", "frames must be UTF-8 JSON text")
+                return
+        on_frame(connection, message)
 
     def over_rate(connection: Connection) -> bool:
         """Take a token from the connection's, the account's and the address's buckets, or none."""
         buckets = [connection.bucket, ws_account.get(connection.account_id)]
         if connection.address:
             buckets.append(ws_address.get(connection.address))
-        if all(b.can_take() for b in buckets):
-            for b in buckets:
-                b.take()
-            return False
-        return True
+        return not take_all(buckets)
 
     def on_frame(connection: Connection, text: str) -> None:
         if len(text) > MAX_FRAME_BYTES // 4 and len(text.encode()) > MAX_FRAME_BYTES:
@@ -806,7 +837,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
                 request_id, "unknown_type", f"unknown message type {kind!r}; see docs/protocol.md"
             )
             return
-        metrics.messages.labels(kind).inc()
+        metrics.received(str(kind))
         try:
             message = model.model_validate(data)
         except ValidationError as error:
@@ -904,13 +935,6 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         if connection.address:
             mine.append(address_guesses.get(connection.address))
         return mine
-
-    def take_all(buckets: list[TokenBucket]) -> bool:
-        if not all(b.can_take() for b in buckets):
-            return False
-        for b in buckets:
-            b.take()
-        return True
 
     def after_success(connection: Connection, message: Message, answer: Answer) -> None:
         if isinstance(message, Watch | Sit):

@@ -82,12 +82,27 @@ class KeyedBuckets:
 
     def take_all(self, keys: Iterable[str]) -> bool:
         """Take one token from each key's bucket, or none at all if any of them is empty."""
-        buckets = [self.get(k) for k in keys]
-        if not all(b.can_take() for b in buckets):
-            return False
+        return take_all([self.get(k) for k in keys])
+
+
+def take_all(buckets: Iterable[TokenBucket]) -> bool:
+    """Take one token from each bucket, or none at all if any of them is empty (every message of a
+    connection passes three: one clock reading for all of them).
+
+    >>> full, empty = TokenBucket(1.0, 2.0), TokenBucket(0.0, 1.0)
+    >>> take_all([empty]), take_all([full, empty]), full.tokens, take_all([full])
+    (True, False, 2.0, True)
+    """
+    now = time.monotonic()
+    ready = True
+    for b in buckets:
+        b.tokens = min(b.burst, b.tokens + (now - b.stamp) * b.rate)
+        b.stamp = now
+        ready = ready and b.tokens >= 1.0
+    if ready:
         for b in buckets:
-            b.take()
-        return True
+            b.tokens -= 1.0
+    return ready
 
 
 class Counter:

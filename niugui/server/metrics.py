@@ -47,12 +47,20 @@ class Metrics:
         )
 
         self._event_kinds: dict[str, Any] = {}
+        self._message_types: dict[str, Any] = {}
 
     def event(self, kind: str) -> None:
         """Count a table event (the counter of each kind looked up once: this runs for every event)."""
         counter = self._event_kinds.get(kind)
         if counter is None:
             counter = self._event_kinds[kind] = self.events.labels(kind)
+        counter.inc()
+
+    def received(self, kind: str) -> None:
+        """Count a client message of a known type (looked up once per type: this runs for every one)."""
+        counter = self._message_types.get(kind)
+        if counter is None:
+            counter = self._message_types[kind] = self.messages.labels(kind)
         counter.inc()
 
     def render(self) -> bytes:

@@ -827,12 +827,22 @@ def event_frame(
 ) -> str:
     """An :class:`Event` message from its serialized parts (see :func:`event_json`, :func:`view_json`,
     :class:`StateJson`); ``time`` may come as its JSON text already (one ``repr`` per event)."""
+    return event_for(event_head(table, seq, time, event, replay), view, state)
+
+
+def event_head(table: str, seq: int, time: float | str, event: str, replay: bool = False) -> str:
+    """What every recipient's :func:`event_frame` of one event starts with (built once per event)."""
     name = json.dumps(table, ensure_ascii=False)
     when = time if isinstance(time, str) else repr(time)
     return (
         f'{{"type":"event","table":{name},"seq":{seq},"time":{when},'
-        f'"replay":{"true" if replay else "false"},"event":{event},"view":{view},"state":{state}}}'
+        f'"replay":{"true" if replay else "false"},"event":{event},"view":'
     )
+
+
+def event_for(head: str, view: str, state: str) -> str:
+    """One recipient's :func:`event_frame`: the event's :func:`event_head`, its view and state."""
+    return f'{head}{view},"state":{state}}}'
 
 
 def snapshot_frame(table: str, seq: int, view: str, state: str) -> str:
@@ -844,7 +854,14 @@ def snapshot_frame(table: str, seq: int, view: str, state: str) -> str:
 def ack_frame(
     request_id: str, seq: int | None = None, data: LobbyData | TableData | SeatData | None = None
 ) -> str:
+    if data is None:  # every play and pass: what the model serializes to, without building it
+        name = json.dumps(request_id, ensure_ascii=False)
+        return f'{{"type":"ack","id":{name},"seq":{_int(seq)},"data":null}}'
     return Ack(type="ack", id=request_id, seq=seq, data=data).model_dump_json()
+
+
+def _int(value: int | None) -> str:
+    return "null" if value is None else str(int(value))
 
 
 def error_frame(request_id: str | None, code: ErrorCode, message: str, rule: str | None = None) -> str:

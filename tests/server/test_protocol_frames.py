@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from niugui import Game
 from niugui.server import protocol
@@ -100,3 +102,9 @@ def test_a_snapshot_frame_and_the_replies_are_their_models() -> None:
     assert json.loads(welcome)["seats"] == [{"table": "t1", "seat": 2}]
     for text in (ack, error, welcome):
         SERVER_ADAPTER.validate_json(text)
+
+
+@given(st.text(min_size=1, max_size=64), st.none() | st.integers(0, 10**6))
+def test_an_ack_without_data_is_what_its_model_serializes_to(request_id: str, seq: int | None) -> None:
+    model = protocol.Ack(type="ack", id=request_id, seq=seq, data=None).model_dump_json()
+    assert protocol.ack_frame(request_id, seq) == model

@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from niugui import fairness
-from niugui.cards import Card, cards_of
+from niugui.cards import Card, codes_of
 from niugui.game import Game, IllegalMove
 from niugui.ratings import BOT_RATINGS
 from niugui.record import PlayerRef as Seated
@@ -392,7 +392,7 @@ def checked_action(game: Game, seat: int, cards: Sequence[str] | None, by: By) -
         raise Fault("illegal_move", str(error), error.rule) from None
     except ValueError as error:  # not a card code
         raise Fault("illegal_move", f"{error} (R6)", "R6") from None
-    return EvPlay(kind="play", seat=seat, play=[str(c) for c in cards_of(combo.mask)], by=by)
+    return EvPlay(kind="play", seat=seat, play=codes_of(combo.mask), by=by)
 
 
 def _game_in_progress(state: TableState) -> Game:

@@ -16,7 +16,16 @@ from typing import Protocol
 from niugui.game import SeatView
 
 from .. import protocol
-from ..protocol import SeatState, StateJson, TableSummary, event_frame, snapshot_frame, view_json
+from ..protocol import (
+    SeatState,
+    StateJson,
+    TableSummary,
+    event_for,
+    event_frame,
+    event_head,
+    snapshot_frame,
+    view_json,
+)
 from .state import TableState
 
 
@@ -69,13 +78,8 @@ class FanOut:
         recipients = [(client, state.seat_of(client.account_id)) for client in self.subscribers]
         seats = {seat for _, seat in recipients}
         views = {} if state.game is None else state.game.views(seats, history=False)
-        when = repr(sent.time)
-        frames = {
-            seat: event_frame(
-                self.table_id, sent.seq, when, sent.event, view_json(views.get(seat)), shared.for_seat(seat)
-            )
-            for seat in seats
-        }
+        head = event_head(self.table_id, sent.seq, sent.time, sent.event)
+        frames = {seat: event_for(head, view_json(views.get(seat)), shared.for_seat(seat)) for seat in seats}
         return [(client, frames[seat]) for client, seat in recipients]
 
     def state_json(self, state: TableState) -> StateJson:

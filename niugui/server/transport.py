@@ -1,0 +1,140 @@
+"""The WebSocket transport under the app: uvicorn's default WebSocket protocol (the sans-I/O
+implementation on ``websockets``) with a direct path for the app's messages, offered to the app as
+the ASGI scope extension :data:`DIRECT`.
+
+Through plain ASGI each outgoing message passes Starlette's and uvicorn's ``send`` (an ``await``, a
+state check and a ``websockets`` frame object each) and is one ``write`` system call; each incoming
+one is queued, pauses and resumes the socket's reading, and wakes the app's reading task. That was
+about a third of the server's CPU per action (docs/benchmarks.md, "Server load"). The direct path:
+
+- :meth:`Direct.write_texts` frames every message a connection has waiting and writes them with one
+  ``transport.write`` — when the socket is open and not paused for a slow reader (else it says no,
+  and the app sends through ASGI, which waits for the reader);
+- :meth:`Direct.receive_with` hands each text (or binary) message to a callback as it is parsed, in
+  order; only the disconnect still comes through ASGI ``receive``.
+
+An app served any other way (another server, a test client) sees no extension and uses plain ASGI.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from typing import cast
+
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.protocol import State
+
+DIRECT = "niugui.direct"
+"""The scope extension's key: its value is the connection's :class:`Direct`."""
+
+Receiver = Callable[[str | bytes], None]
+
+_log = logging.getLogger("uvicorn.error")
+
+
+def text_frame(payload: bytes) -> bytes:
+    """A server's unfragmented, unmasked text frame's header for ``payload`` (RFC 6455 §5.2).
+
+    >>> text_frame(b"hi"), text_frame(b"x" * 200)[:4]
+    (b'\\x81\\x02', b'\\x81~\\x00\\xc8')
+    """
+    size = len(payload)
+    if size < 126:
+        return bytes((0x81, size))
+    if size < 1 << 16:
+        return b"\x81\x7e" + size.to_bytes(2, "big")
+    return b"\x81\x7f" + size.to_bytes(8, "big")
+
+
+class Direct:
+    """One connection's direct path (see the module's docstring)."""
+
+    __slots__ = ("_protocol",)
+
+    def __init__(self, protocol: DirectWebSockets) -> None:
+        self._protocol = protocol
+
+    def write_texts(self, texts: Sequence[str]) -> bool:
+        """Frame and write ``texts`` at once (in order); False, writing nothing, when the connection
+        is not open or its reader is slow (the transport paused writing)."""
+        protocol = self._protocol
+        conn = protocol.conn
+        if (
+            protocol.close_sent
+            or protocol.disconnected
+            or not protocol.writable.is_set()
+            or conn.state is not State.OPEN
+            or protocol.transport.is_closing()
+        ):
+            return False
+        if conn.extensions:  # negotiated per-message compression: websockets frames them
+            for text in texts:
+                conn.send_text(text.encode())
+            protocol.transport.write(b"".join(conn.data_to_send()))
+            return True
+        parts = []
+        for text in texts:
+            payload = text.encode()
+            parts.append(text_frame(payload))
+            parts.append(payload)
+        protocol.transport.write(b"".join(parts))
+        return True
+
+    def receive_with(self, receiver: Receiver) -> None:
+        """From now on hand every message to ``receiver`` as it arrives (what is already queued
+        first); disconnects still come through ASGI ``receive``."""
+        self._protocol.take_messages(receiver)
+
+    def abort(self) -> None:
+        """Cut the TCP connection now, without flushing (a reader too slow to keep up)."""
+        self._protocol.transport.abort()
+
+
+class DirectWebSockets(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O WebSocket protocol, plus :class:`Direct` in each connection's scope."""
+
+    receiver: Receiver | None = None
+
+    async def run_asgi(self) -> None:
+        extensions = cast(dict[str, object], self.scope["extensions"])  # uvicorn sets it: a dict
+        extensions[DIRECT] = Direct(self)
+        await super().run_asgi()
+
+    def take_messages(self, receiver: Receiver) -> None:
+        pending = []
+        while not self.queue.empty():
+            pending.append(self.queue.get_nowait())
+        self.receiver = receiver
+        for message in pending:
+            if message["type"] == "websocket.receive":
+                self._hand_over(message.get("text") or message.get("bytes") or b"")
+            else:
+                self.queue.put_nowait(message)
+        if self.read_paused:
+            self.read_paused = False
+            self.transport.resume_reading()
+
+    def send_receive_event_to_app(self) -> None:
+        if self.receiver is None:
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        self.frames = []
+        if self.close_sent:  # as uvicorn does: past close, messages are discarded
+            return
+        if self.curr_msg_data_type == "text":
+            try:
+                self._hand_over(bytes(data).decode())
+            except UnicodeDecodeError:  # websockets checks UTF-8 as it parses; this is uvicorn's guard
+                self.conn.send_close(1007)
+                self.handle_parser_exception()
+            return
+        self._hand_over(bytes(data))
+
+    def _hand_over(self, message: str | bytes) -> None:
+        assert self.receiver is not None
+        try:
+            self.receiver(message)
+        except Exception:  # the app's bug must not break the connection's parsing
+            _log.exception("the app failed on a WebSocket message")
