@@ -153,6 +153,13 @@ def test_the_page_checks_a_scheme_2_proof_as_the_engine_makes_it(page: Any) -> N
     changed = proof | {"statement": proof["statement"].replace('"t"', '"u"')}
     assert run(page, check, {"proof": changed, "dealt": dealt, "first": first.seat})[0] is False
     assert run(page, check, {"proof": proof, "dealt": dealt, "first": (first.seat + 1) % 4})[0] is False
+    # Issue 15: the reveal must carry the commitment the page saw published at the deal; a server
+    # that dealt another deck afterwards could only reveal a commitment of its own making.
+    seen = proof | {"published": proof["commitment"].upper()}
+    assert run(page, check, {"proof": seen, "dealt": dealt, "first": first.seat})[0] is True
+    other = proof | {"published": hashlib.sha256(b"another deal").hexdigest()}
+    why = "return fairness.verifyProof(arg.proof, arg.dealt, arg.first).then((r) => [r.ok, r.publishedOk]);"
+    assert run(page, why, {"proof": other, "dealt": dealt, "first": first.seat}) == [False, False]
 
 
 @pytest.mark.parametrize(

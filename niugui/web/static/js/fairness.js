@@ -92,16 +92,20 @@ function statementAgrees(proof, firstDrawer) {
 }
 
 /**
- * Check a proof {commitment, salt, deck} against the dealt hands and first drawer of the game.
- * Returns {ok, hash, hashOk, dealOk}.
+ * Check a proof {commitment, salt, deck, statement?, published?} against the dealt hands and first
+ * drawer of the game, and against the commitment published at the deal (``published``, when seen).
+ * Returns {ok, hash, hashOk, dealOk, publishedOk}.
  */
 export async function verifyProof(proof, dealt, firstDrawer) {
   const hash = await sha256Hex(proofInput(proof));
-  const hashOk = hash === String(proof.commitment).toLowerCase() && statementAgrees(proof, firstDrawer);
+  // proof.published: the commitment this page saw at the deal, before any action. A server that
+  // chose the deal afterwards could reveal a matching commitment at the end, never the published one.
+  const publishedOk = !proof.published || String(proof.published).toLowerCase() === String(proof.commitment).toLowerCase();
+  const hashOk = hash === String(proof.commitment).toLowerCase() && statementAgrees(proof, firstDrawer) && publishedOk;
   let dealOk = true;
   if (dealt && firstDrawer !== undefined && firstDrawer !== null) {
     const hands = dealHands(proof.deck, firstDrawer);
     dealOk = hands.every((h, s) => h.length === dealt[s].length && h.every((c) => dealt[s].includes(c)));
   }
-  return { ok: hashOk && dealOk, hash, hashOk, dealOk };
+  return { ok: hashOk && dealOk, hash, hashOk, dealOk, publishedOk };
 }

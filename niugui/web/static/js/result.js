@@ -138,7 +138,7 @@ function proofBox(proof, view) {
     verdict.dataset.ok = String(check.ok);
     verdict.textContent = check.ok
       ? `✓ ${t("verify_ok")}`
-      : `✗ ${t("verify_bad", { why: check.hashOk ? t("verify_deal_bad") : t("verify_hash_bad") })}`;
+      : `✗ ${t("verify_bad", { why: !check.publishedOk ? t("verify_published_bad") : check.hashOk ? t("verify_deal_bad") : t("verify_hash_bad") })}`;
   });
   box.append(btn, verdict);
   return box;

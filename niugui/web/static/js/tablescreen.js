@@ -24,6 +24,7 @@ export class TableScreen {
     this.tstate = null;
     this.clockOffset = 0;
     this.reveals = {};
+    this.published = {}; // game id → the commitment seen at its deal (checked against the reveal)
     this.dismissed = null;
     this.played = []; // every card played in public in this game (R12): the 记牌器 counts from these
     this.drawerOpen = null; // "counter" | "chat" | null
@@ -94,6 +95,7 @@ export class TableScreen {
       this.played = msg.view ? playedIn(msg.view.history) : [];
       this.view = msg.view;
       this.tstate = msg.state;
+      this.notePublished(msg.state);
       if (typeof msg.time === "number") this.clockOffset = now - msg.time;
       this.render();
       return;
@@ -111,6 +113,7 @@ export class TableScreen {
     const before = this.view;
     if (msg.view || !msg.replay) this.view = msg.view;
     this.tstate = msg.state;
+    this.notePublished(msg.state);
     const ev = msg.event;
     if (ev.kind === "deal") this.played = [];
     if (ev.kind === "play") this.played.push(...ev.play);
@@ -371,6 +374,13 @@ export class TableScreen {
     this.renderOverlay();
   }
 
+  /** Keep the commitment of a game in play as first seen (the deal's, or the snapshot's on joining). */
+  notePublished(st) {
+    if (st && st.status === "playing" && st.commitment && st.game_id != null && !(st.game_id in this.published)) {
+      this.published[st.game_id] = st.commitment;
+    }
+  }
+
   async renderOverlay() {
     if (this.helpOpen) return;
     const st = this.tstate;
@@ -423,7 +433,8 @@ export class TableScreen {
     } });
     this.overlay.innerHTML = "";
     const ready = st.status === "between" ? st.seats.map((x) => x.ready) : null;
-    this.overlay.append(resultPanel({ view, names, totals: st.totals, proof, buttons, ready }));
+    const published = this.published[gameId];
+    this.overlay.append(resultPanel({ view, names, totals: st.totals, proof: proof && published ? { ...proof, published } : proof, buttons, ready }));
     this.overlay.classList.remove("hidden");
   }
 
