@@ -12,10 +12,12 @@ from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "server"))
+# (appended, not inserted first: at the front it would shadow the other test directories' modules)
+sys.path.append(str(Path(__file__).resolve().parents[1] / "server"))
 
-from cluster_harness import Cluster
 from server_harness import pg_url
+
+from .cluster_harness import Cluster
 
 
 def redis_url() -> str:

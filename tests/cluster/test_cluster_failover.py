@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 import signal
 
-from cluster_harness import Cluster, act_through_failover, events_by_seq, gapless, retrying
 from server_harness import Player, Server, drive, game_over
-from test_cluster_games import ledger_matches, seat_four
+
+from .cluster_harness import Cluster, act_through_failover, events_by_seq, gapless, retrying
+from .test_cluster_games import ledger_matches, seat_four
 
 
 def moves(player: Player, table: str) -> int:

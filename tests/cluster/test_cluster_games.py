@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from cluster_harness import Cluster, events_by_seq, gapless
 from server_harness import Player, Server, drive, game_over
+
+from .cluster_harness import Cluster, events_by_seq, gapless
 
 
 def seat_four(nodes: list[Server], **settings: Any) -> tuple[list[Player], str]:
