@@ -21,5 +21,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("accounts") as batch:
-        batch.drop_column("bot")
+    # ALTER TABLE DROP COLUMN (SQLite 3.35+, PostgreSQL): a batch copy of ``accounts`` would drop the
+    # table, which SQLite refuses while sessions refer to it (foreign keys are on)
+    op.drop_column("accounts", "bot")
