@@ -203,6 +203,8 @@ class Seat(asyncio.Protocol):
                 waiter.set_result(message)
             if kind == "error":
                 self.bench.errors += 1
+                code = str(message.get("code"))
+                self.bench.error_codes[code] = self.bench.error_codes.get(code, 0) + 1
             return
         waiter = self.waiters.pop(kind, None)  # welcome
         if waiter is not None:
@@ -240,6 +242,7 @@ class Bench:
         self.closing = False
         self.actions = 0
         self.errors = 0
+        self.error_codes: dict[str, int] = {}
         self.dropped = 0
         self.games = 0
 
@@ -309,7 +312,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
 async def run_on(args: argparse.Namespace, ports: list[int], extra: list[list[str]]) -> dict[str, Any]:
     """The benchmark against one server per port (``extra``: each one's added arguments)."""
-    servers = [start_server(args, port, extra[i] if extra else []) for i, port in enumerate(ports)]
+    servers = [start_server(args, port, extra[i] if extra else [], i == 0) for i, port in enumerate(ports)]
     try:
         return await measure(args, servers, ports)
     finally:
@@ -322,14 +325,17 @@ async def run_on(args: argparse.Namespace, ports: list[int], extra: list[list[st
                 server.kill()
 
 
-def start_server(args: argparse.Namespace, port: int, extra: list[str]) -> subprocess.Popen[bytes]:
+def start_server(
+    args: argparse.Namespace, port: int, extra: list[str], first: bool
+) -> subprocess.Popen[bytes]:
+    """A server; ``first``: the one profiled (``--profile``, ``--callgrind``)."""
     data = Path(tempfile.mkdtemp(prefix="niugui-load-"))
     profiled = [str(ROOT / "bench" / "serve_profiled.py"), args.profile]
     wrap = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={args.callgrind}"]
     cmd = [
-        *(wrap if args.callgrind else []),
+        *(wrap if args.callgrind and first else []),
         sys.executable,
-        *(profiled if args.profile else ["-m", "niugui.cli.main"]),
+        *(profiled if args.profile and first else ["-m", "niugui.cli.main"]),
         "serve",
         "--port",
         str(port),
@@ -461,6 +467,7 @@ async def measure(
             "server_kib_per_connection": round((connected_rss - idle_rss) / 1024 / (4 * n), 1),
             "connect_seconds": round(connect_seconds, 1),
             "errors": bench.errors,
+            "error_codes": ",".join(f"{k}:{v}" for k, v in sorted(bench.error_codes.items())) or "-",
             "dropped_connections": bench.dropped,
             "games_finished": bench.games,
             "load_average_before": round(load0, 2),

@@ -82,6 +82,13 @@ def register(subparsers: Any) -> None:
         metavar="IPS",
         help="take client addresses from X-Forwarded-For when the peer is one of these (a reverse proxy)",
     )
+    parser.add_argument(
+        "--community",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a quick-play, rating or fair-play setting, e.g. bots_after=30 (docs/community.md); repeatable",
+    )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
     cluster = parser.add_argument_group(
         "cluster", "run as one node of a cluster sharing Redis and the database (docs/scaling.md)"
@@ -108,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..server import logs
     from ..server.app import WS_HARD_LIMIT, create_app
-    from ..server.config import Config, Limits
+    from ..server.config import Community, Config, Limits
     from ..server.limits import Exempt
     from ..server.store import Store
 
@@ -143,6 +150,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         for assignment in args.limit:
             limits.set(assignment)
+        community = Community()
+        for assignment in args.community:
+            community.set(assignment)
         Exempt.parse(args.exempt)
     except ValueError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
@@ -159,6 +169,7 @@ def run(args: argparse.Namespace) -> int:
         rate_burst=2 * args.rate_limit,
         log_level=args.log_level,
         limits=limits,
+        community=community,
         exempt=tuple(args.exempt),
         cluster=None
         if args.redis is None

@@ -18,7 +18,7 @@ from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import sqlalchemy as sa
 from fastapi import Body, FastAPI, Header, HTTPException, Query, Request, WebSocket
@@ -30,7 +30,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from . import auth, expiry, logs, replays
+from . import auth, expiry, logs, profiles, replays
 from .config import Config
 from .guard import BodyTooLarge, Guard
 from .hub import Hub
@@ -530,8 +530,27 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         return {"entries": entries}
 
     @app.get("/api/leaderboard")
-    def leaderboard(limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
-        return {"players": store().leaderboard(limit)}
+    def leaderboard(
+        limit: int = Query(50, ge=1, le=500), by: Literal["points", "rating"] = "points"
+    ) -> dict[str, Any]:
+        """Players by points (the ledger's sum), or by rating (at least ``rated_min_games`` rated games)."""
+        if by == "rating":
+            least = config.community.rated_min_games
+            return {"by": by, "min_games": least, "players": store().rating_leaderboard(limit, least)}
+        return {"by": by, "players": store().leaderboard(limit)}
+
+    @app.get("/api/players/{account_id}/profile")
+    def player_profile(
+        account_id: str = PathParam(max_length=32), authorization: str | None = Header(None)
+    ) -> Response:
+        """A player's profile (``Profile``); recent games at private tables only for their players."""
+        viewer = account_of(authorization)
+        found = profiles.profile(
+            store(), account_id, None if viewer is None else viewer.id, config.community.escape_window
+        )
+        if found is None:
+            raise HTTPException(404, f"no player {account_id!r}")
+        return Response(found.model_dump_json(), media_type="application/json")
 
     @app.get("/api/players/{account_id}/games")
     def history(
@@ -659,6 +678,11 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
                 clients.per_address.remove(key)
 
     async def serve(websocket: WebSocket, connection: Connection) -> None:
+        # what the other seats will be shown of this player (rating, escape rate), read off the loop
+        window = config.community.escape_window
+        hub().cards[connection.account_id] = await run_in_threadpool(
+            store().player_card, connection.account_id, window
+        )
         clients.add(connection)
         metrics.connections.inc()
         seats = hub().connect(connection, connection.username if connection.bot else None)

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import Protocol
 
 from . import gcpolicy, logs
 from .config import Config
+from .matchmaking import Preferences
 from .metrics import Metrics
 from .protocol import (
     EVENT_ADAPTER,
@@ -21,12 +22,15 @@ from .protocol import (
     Invitation,
     Invite,
     Leave,
+    LeaveQueue,
     ListTables,
     LobbyData,
     Message,
     Pass,
     Ping,
     Play,
+    QueueBots,
+    QuickPlay,
     Ready,
     SeatRef,
     Sit,
@@ -37,7 +41,8 @@ from .protocol import (
     UpdateSettings,
     Watch,
 )
-from .store import Store
+from .quickplay import Matchmaker, Person, Seated
+from .store import PlayerCard, Store
 from .tables import (
     Answer,
     Client,
@@ -50,10 +55,13 @@ from .tables import (
     Stored,
     Table,
     TableState,
+    is_bot_account,
     reduce,
 )
 from .writer import Writer
 
+QUICK_PLAY = "quick-play"
+"""The creator of quick-play tables: no account (nobody may change their settings or fill them)."""
 MAX_OPEN_TABLES = 20
 """Unfinished tables one account may have created (so nobody can fill the server with tables)."""
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
@@ -101,6 +109,10 @@ class Hub:
         self.bots: dict[str, dict[Client, None]] = {}
         """The connections of bot accounts, by username in lower case (whom ``invite`` reaches)."""
         self._bot_names: dict[Client, str] = {}
+        self.by_account: dict[str, set[Client]] = {}
+        self.cards: dict[str, PlayerCard] = {}
+        """What seats show of each connected account (rating, escape rate), read when it connected."""
+        self.quick = Matchmaker(config.community, self._connections, self._open_quick_table, _later)
         self.cluster: Cluster | None = None
 
     # ---- startup and shutdown ---------------------------------------------------------------------------
@@ -190,6 +202,7 @@ class Hub:
         if bot_username is not None:
             name = self._bot_names[client] = bot_username.lower()
             self.bots.setdefault(name, {})[client] = None
+        self.by_account.setdefault(client.account_id, set()).add(client)
         seats = []
         for table in self.tables.values():
             seat = table.state.seat_of(client.account_id)
@@ -200,6 +213,13 @@ class Hub:
         return seats
 
     def disconnect(self, client: Client) -> None:
+        mine = self.by_account.get(client.account_id)
+        if mine is not None:
+            mine.discard(client)
+            if not mine:  # the account's last connection: out of the queue (never seated unseen)
+                del self.by_account[client.account_id]
+                self.cards.pop(client.account_id, None)
+                self.quick.leave(client.account_id)
         if self.cluster is not None:
             self.cluster.disconnect(client)
         name = self._bot_names.pop(client, None)
@@ -234,6 +254,9 @@ class Hub:
         if isinstance(message, CreateTable):
             self.create_table(client, message.settings, reply)
             return
+        if isinstance(message, QuickPlay | LeaveQueue | QueueBots):
+            self._queue(client, message, reply)
+            return
         table_ref: str = getattr(message, "table")  # noqa: B009 - every other message names a table
         # Only watch and sit, which check the code, may name a table by its join code; to anyone else
         # a private table answers every other request as if it did not exist (no oracle for codes).
@@ -253,7 +276,7 @@ class Hub:
         elif isinstance(message, Sit):
             self._check_code(client, table, message.code or named)
             self.clients.setdefault(client, set()).add(table.id)
-            table.sit(client, message.seat, reply)
+            table.sit(client, message.seat, reply, self.cards.get(client.account_id))
         elif isinstance(message, Stand):
             table.stand(client, reply)
         elif isinstance(message, Leave):
@@ -295,6 +318,79 @@ class Hub:
             logs.info("bot account invited", table=table.id, seat=seat)
 
         table.invite(client, guests[0].account_id, message.seat, notify, reply)
+
+    # ---- quick play (quickplay.py) ----------------------------------------------------------------
+
+    def _queue(self, client: Client, message: QuickPlay | LeaveQueue | QueueBots, reply: Reply) -> None:
+        account = client.account_id
+        if self.cluster is not None and isinstance(message, QuickPlay):
+            # its tables would need the cluster's leases, and one queue across nodes: not built yet
+            raise Fault("bad_state", "quick play is not available on a cluster of servers yet")
+        if isinstance(message, QuickPlay) and is_bot_account(client):
+            raise Fault("forbidden", "bot accounts do not join quick play; a table's creator invites them")
+        if isinstance(message, LeaveQueue):
+            reply(Answer())
+            self.quick.leave(account)
+            return
+        if isinstance(message, QueueBots):
+            self.quick.with_bots(account)
+            reply(Answer())
+            return
+        playing = next(
+            (
+                t.id
+                for t in self.tables.values()
+                if t.state.status == "playing" and t.state.seat_of(account) is not None
+            ),
+            None,
+        )
+        if playing is not None:
+            raise Fault("already_seated", f"you are playing at table {playing}; finish that game first")
+        # read now (a quick indexed query): the escapes counted for the fair-play delay must be current
+        card = self.store.player_card(account, self.config.community.escape_window)
+        self.cards[account] = card
+        reply(Answer())
+        self.quick.join(client, Preferences(message.turn_seconds, message.games), card)
+
+    def _connections(self, account_id: str) -> set[Client]:
+        return self.by_account.get(account_id, set())
+
+    def _open_quick_table(
+        self, people: Sequence[Person], preferences: Preferences, bots: bool, seated: Seated
+    ) -> None:
+        """A new rated table for a quick-play group: its players subscribed and seated (bots in the
+        seats left when they chose bots); the game starts as soon as the seats are stored."""
+        community = self.config.community
+        settings = TableSettings(
+            name="快速开始",
+            turn_seconds=float(preferences.turn_seconds or community.quick_turn_seconds),
+            games=preferences.games or community.quick_games or None,
+            rated=True,
+        )
+        table_id = _short_id(8)
+        table = self._new_table(TableState(table_id, creator=QUICK_PLAY, code=None, settings=settings))
+        self.tables[table_id] = table
+        self.metrics.tables.set(len(self.tables))
+        accounts = [account for account, _, _ in people]
+
+        def done_seating(answer: Answer | BaseException) -> None:
+            if isinstance(answer, BaseException):
+                logs.failure("quick play: could not seat the group", answer, table=table_id)
+                return
+            seats = {a: s for a in accounts if (s := table.state.seat_of(a)) is not None}
+            seated(table_id, seats)
+
+        def created(answer: Answer | BaseException) -> None:
+            if isinstance(answer, BaseException):
+                logs.failure("quick play: could not create the table", answer, table=table_id)
+                return
+            for account in accounts:
+                for client in list(self._connections(account)):
+                    self.clients.setdefault(client, set()).add(table_id)
+                    table.subscribe(client, None)
+            table.seat_group(people, settings.bot_level if bots else None, done_seating)
+
+        table.create(settings, created)
 
     def lobby(self, account_id: str | None = None) -> list[TableSummary]:
         """The public tables not finished (of every node of a cluster)."""
@@ -397,6 +493,15 @@ class Hub:
             self.clients.get(client, set()).discard(table_id)
         table.fanout.subscribers.clear()
         self.metrics.tables.set(len(self.tables))
+
+
+def _later(delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle | None:
+    """A timer on the running event loop (none outside one: in-process tests drive time themselves)."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return loop.call_later(delay, callback)
 
 
 def stored_events(store: Store) -> Callable[[str, int], list[Sent]]:

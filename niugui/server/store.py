@@ -18,6 +18,9 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from niugui.game import Result
+from niugui.ratings import BOT_RATINGS, Rating, rate_game
+
 from .protocol import AnyEvent, EvDeal, EvGameOver
 
 metadata = sa.MetaData()
@@ -94,6 +97,35 @@ ledger = sa.Table(
     sa.Column("outcome", sa.String(16), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
 )
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A rated game's end (a rated table, at least two human seats): its result and who sat in each
+    seat — an account id for a person, a bot's level for a bot (``BOT_RATINGS``)."""
+
+    result: Result
+    accounts: tuple[str | None, ...]
+    bots: tuple[str | None, ...]
 
 
 @dataclass(frozen=True)
@@ -159,7 +191,9 @@ class Write:
     record: dict[str, Any] | None = None
     """A game's end: its record (RECORD.md) ..."""
     entries: Sequence[LedgerEntry] = ()
-    """... and its ledger entries."""
+    """... and its ledger entries ..."""
+    rated: RatedGame | None = None
+    """... and, at a rated table, the ratings it moves (in the same transaction)."""
     creator: str | None = None
     """A table's first event: the new table's creator ..."""
     code: str | None = None
@@ -461,6 +495,95 @@ class Store:
                 for r in c.execute(query)
             ]
 
+    # ---- ratings, profiles, fair play (docs/community.md) ------------------------------------------
+
+    def rating(self, account_id: str) -> tuple[Rating, int] | None:
+        """An account's rating and how many rated games moved it; None before its first."""
+        with self._tx() as c:
+            row = c.execute(sa.select(ratings).where(ratings.c.account_id == account_id)).first()
+        return None if row is None else (Rating(row.mu, row.sigma), int(row.games))
+
+    def player_card(self, account_id: str, window: int) -> PlayerCard:
+        """What a seat shows of its player, and what quick play's fair-play rule reads."""
+        escaped = (ledger.c.outcome == "escape") & (ledger.c.delta < 0)
+        with self._tx() as c:
+            games_played, escapes = c.execute(
+                sa.select(
+                    sa.func.count(ledger.c.id),
+                    sa.func.coalesce(sa.func.sum(sa.case((escaped, 1), else_=0)), 0),
+                ).where(ledger.c.account_id == account_id)
+            ).one()
+            last = (
+                sa.select(sa.case((escaped, 1), else_=0).label("escaped"))
+                .where(ledger.c.account_id == account_id)
+                .order_by(ledger.c.id.desc())
+                .limit(window)
+                .subquery()
+            )
+            recent = c.execute(sa.select(sa.func.coalesce(sa.func.sum(last.c.escaped), 0))).scalar_one()
+            row = c.execute(sa.select(ratings).where(ratings.c.account_id == account_id)).first()
+        return PlayerCard(
+            rating=None if row is None else Rating(row.mu, row.sigma).shown,
+            escape_rate=None if not games_played else escapes / games_played,
+            recent_escapes=int(recent),
+            games=int(games_played),
+            escapes=int(escapes),
+        )
+
+    def rating_leaderboard(self, limit: int, min_games: int) -> list[dict[str, Any]]:
+        """Accounts by shown rating (μ − 3σ), those with at least ``min_games`` rated games."""
+        conservative = (ratings.c.mu - 3 * ratings.c.sigma).label("conservative")
+        query = (
+            sa.select(accounts.c.id, accounts.c.nickname, ratings.c.mu, ratings.c.sigma, ratings.c.games)
+            .join(ratings, ratings.c.account_id == accounts.c.id)
+            .where(ratings.c.games >= min_games)
+            .order_by(conservative.desc(), ratings.c.games.desc(), accounts.c.id)
+            .limit(limit)
+        )
+        with self._tx() as c:
+            return [
+                {"id": r.id, "nickname": r.nickname, "games": int(r.games), **Rating(r.mu, r.sigma).to_dict()}
+                for r in c.execute(query)
+            ]
+
+    def rating_history(self, account_id: str, limit: int = 500) -> list[dict[str, Any]]:
+        """An account's rating after each of its last ``limit`` rated games, oldest first."""
+        query = (
+            sa.select(rating_history.c.mu, rating_history.c.sigma, rating_history.c.created_at)
+            .where(rating_history.c.account_id == account_id)
+            .order_by(rating_history.c.id.desc())
+            .limit(limit)
+        )
+        with self._tx() as c:
+            rows = c.execute(query).all()
+        return [{**Rating(r.mu, r.sigma).to_dict(), "at": r.created_at} for r in reversed(rows)]
+
+    def results_of(self, account_id: str, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
+        """(seat, result) of an account's last ``limit`` finished games, newest first."""
+        query = (
+            sa.select(ledger.c.seat, games.c.result)
+            .join(games, games.c.id == ledger.c.game_id)
+            .where(ledger.c.account_id == account_id, games.c.result.is_not(None))
+            .order_by(ledger.c.id.desc())
+            .limit(limit)
+        )
+        with self._tx() as c:
+            return [(int(r.seat), json.loads(r.result)) for r in c.execute(query)]
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    """A player as a seat shows them (their rating, their escape rate) and as fair play counts them."""
+
+    rating: int | None = None
+    """The shown rating, None before a first rated game."""
+    escape_rate: float | None = None
+    """Escapes (R35) per game played, None before a first game."""
+    recent_escapes: int = 0
+    """Escapes in their last ``escape_window`` games."""
+    games: int = 0
+    escapes: int = 0
+
 
 _INSERT_EVENT = table_events.insert()
 _BUMP_TABLE = (
@@ -602,6 +725,8 @@ def _finish_game(c: Connection, w: Write, record: dict[str, Any]) -> None:
         .where(games.c.id == game_id)
         .values(status="over", result=_dump(record["result"]), record=_dump(record), finished_at=w.time)
     )
+    if w.rated is not None:
+        _rate(c, w.rated, game_id, w.time)
     if w.entries:
         outcome = record["result"]["outcome"]
         c.execute(
@@ -619,6 +744,40 @@ def _finish_game(c: Connection, w: Write, record: dict[str, Any]) -> None:
                 }
                 for e in w.entries
             ],
+        )
+
+
+def _rate(c: Connection, game: RatedGame, game_id: int, now: float) -> None:
+    """Move the ratings of a rated game's people (niugui.ratings: teams from R10, ranks from R32–R34,
+    an escape the worst result); bots keep their published ratings. One history row per moved rating."""
+    people = [a for a in game.accounts if a is not None]
+    stored = {
+        r.account_id: r for r in c.execute(sa.select(ratings).where(ratings.c.account_id.in_(people))).all()
+    }
+    before: list[Rating] = []
+    for account, bot in zip(game.accounts, game.bots, strict=True):
+        row = stored.get(account) if account is not None else None
+        if account is None:
+            before.append(BOT_RATINGS.get(bot or "", Rating()))
+        else:
+            before.append(Rating() if row is None else Rating(row.mu, row.sigma))
+    after = rate_game(game.result, before, [a is None for a in game.accounts])
+    for account, old, new in zip(game.accounts, before, after, strict=True):
+        if account is None or new is old:
+            continue  # a bot, or a seat an escape of another did not move (R35)
+        values = {"mu": new.mu, "sigma": new.sigma, "updated_at": now}
+        if account in stored:
+            c.execute(
+                ratings.update()
+                .where(ratings.c.account_id == account)
+                .values(games=ratings.c.games + 1, **values)
+            )
+        else:
+            c.execute(ratings.insert().values(account_id=account, games=1, **values))
+        c.execute(
+            rating_history.insert().values(
+                account_id=account, game_id=game_id, mu=new.mu, sigma=new.sigma, created_at=now
+            )
         )
 
 

@@ -133,7 +133,8 @@ def test_niugui_bot_client_plays_whole_games_and_survives_a_restart(
         bot, client, alice, table = invited_client(server, command, tmp_path / "bot.log", clients, 1, 2, 300)
         username = bot["account"]["username"]
         taken = alice.wait_event("seat_taken", seat=1)
-        assert taken["event"]["player"] == {
+        player = taken["event"]["player"]
+        assert {k: player[k] for k in ("id", "nickname", "bot", "bot_account")} == {
             "id": bot["account"]["id"], "nickname": username, "bot": None, "bot_account": True
         }
         alice.ok("fill_bots", table=table)
@@ -216,6 +217,9 @@ def test_only_the_creator_invites_and_bad_invitations_change_nothing(shared_serv
     assert alice.request("invite", table=table, username=username, seat=1)["code"] == "seat_taken"
     bot.ok("ping")
     assert not [m for m in bot.received if m["type"] == "invitation"], "a refused invitation reached the bot"
+
+    refused = bot.request("quick_play")  # bot accounts never wait in the quick-play queue
+    assert refused["type"] == "error" and refused["code"] == "forbidden", refused
 
     # A guest cannot turn itself into a bot account (its games were played by a person).
     guest = shared_server.guest("g")
@@ -307,7 +311,7 @@ def test_niugui_bot_client_refuses_a_persons_token(shared_server: Server, tmp_pa
 def test_the_bot_flag_migration_goes_down_and_up_with_accounts_in_use(
     backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    """0005 adds ``accounts.bot`` and takes it away again while sessions refer to the accounts."""
+    """0006 adds ``accounts.bot`` and takes it away again while sessions refer to the accounts."""
     from alembic import command
     from alembic.config import Config
 
@@ -323,7 +327,7 @@ def test_the_bot_flag_migration_goes_down_and_up_with_accounts_in_use(
         assert store.set_credentials("a1", "robo", "argon", None, bot=True)
         config = Config()
         config.set_main_option("script_location", str(Path(store_module.__file__).with_name("migrations")))
-        for step, target in ((command.downgrade, "0004"), (command.upgrade, "head")):
+        for step, target in ((command.downgrade, "0005"), (command.upgrade, "head")):
             with store.engine.begin() as connection:
                 config.attributes["connection"] = connection
                 step(config, target)

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
-from redis.asyncio import Redis
+from redis.asyncio import BlockingConnectionPool, Redis
 
 from .. import gcpolicy, logs
 from ..hub import Hub, _short_id
@@ -55,6 +55,8 @@ from .lease import Leases
 from .settings import ClusterSettings
 
 _HEAD = re.compile(r'\{"type":"(event|snapshot)","table":"([^"\\]*)","seq":(\d+)')
+ORPHAN_SCAN_EVERY = 10
+"""Scans (a third of a lease each) between two looks for orphans when no node vanished meanwhile."""
 MOVING = "this table is moving to another node; try again in a moment"
 
 
@@ -166,7 +168,14 @@ class Node:
         self.settings = settings
         self.node_id = settings.node_id
         self.prefix = settings.prefix
-        self.redis = Redis.from_url(settings.redis_url, socket_timeout=max(2.0, settings.lease_seconds))
+        pool = BlockingConnectionPool.from_url(  # a burst of requests waits for a connection, never fails
+            settings.redis_url,
+            max_connections=32,
+            timeout=None,
+            socket_timeout=max(2.0, settings.lease_seconds),
+        )
+        self.redis = Redis(connection_pool=pool)
+        self._pool = pool
         self.leases = Leases(self.redis, self.prefix, self.node_id, settings.lease_seconds)
         self.bus = Bus(self.redis, self.prefix, self.node_id, self._frame, self._notice)
         self.metrics = ClusterMetrics(hub.metrics.registry)
@@ -186,6 +195,10 @@ class Node:
         self._adopting: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._period = settings.lease_seconds / 3
+        self._scans = 0
+        self._eager = 3
+        """Scans left that look for orphans every time (a node vanished; or just started)."""
+        self._stopping = False
         hub.cluster = self
         hub.services.writer = FencedWriter(hub.services.writer, self)
 
@@ -201,6 +214,7 @@ class Node:
 
     async def stop(self) -> None:
         """Drain: stop the tables, store what waits, release every lease and tell the other nodes."""
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -218,6 +232,7 @@ class Node:
             await self.bus.close()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+            await self._pool.disconnect()
         logs.info("cluster node drained", node=self.node_id, tables=len(held))
 
     async def health(self) -> dict[str, Any]:
@@ -251,7 +266,7 @@ class Node:
             asyncio.get_running_loop().create_task(self._create(client, message, reply))
             return True
         ref = getattr(message, "table", None)
-        if not isinstance(ref, str) or self._local_table(ref) is not None:
+        if not isinstance(ref, str) or self._local_table(ref, isinstance(message, Watch | Sit)) is not None:
             return False
         asyncio.get_running_loop().create_task(self._forward_table(client, message, ref, reply))
         return True
@@ -264,7 +279,7 @@ class Node:
         return True
 
     def lobby(self) -> list[TableSummary]:
-        return self.elsewhere
+        return [t for t in self.elsewhere if t.id not in self.hub.tables]  # one that moved here: once
 
     def seats(self, account_id: str) -> list[SeatRef]:
         """The seats the account holds at other nodes' public tables."""
@@ -287,9 +302,10 @@ class Node:
 
     # ---- requests for other nodes' tables --------------------------------------------------------------
 
-    def _local_table(self, ref: str) -> Table | None:
+    def _local_table(self, ref: str, by_code: bool) -> Table | None:
+        """The table of this node that ``ref`` names (by its join code too, for watch and sit)."""
         table = self.hub.tables.get(ref)
-        if table is None:
+        if table is None and by_code:
             table = next((t for t in self.hub.tables.values() if t.state.code == ref), None)
         return table
 
@@ -304,14 +320,14 @@ class Node:
         target = min(
             self.loads.items(), key=lambda kv: (kv[1], kv[0] != self.node_id), default=(self.node_id, 0)
         )[0]
+        table_id = _short_id(8)  # named here: the frames of its owner come before the ack
         if target == self.node_id:
-            await self._create_here(client, message, reply)
+            await self._create_here(client, message, reply, table_id)
         else:
             self.loads[target] = self.loads.get(target, 0) + 1  # until it says so itself
-            self._forward(target, client, message, reply, None)
+            self._forward(target, client, message, reply, table_id)
 
-    async def _create_here(self, client: Client, message: CreateTable, reply: Reply) -> None:
-        table_id = _short_id(8)
+    async def _create_here(self, client: Client, message: CreateTable, reply: Reply, table_id: str) -> None:
         try:
             token = await self.leases.acquire(table_id)
         except Exception as error:
@@ -331,6 +347,10 @@ class Node:
             reply(fault)
 
     async def _forward_table(self, client: Client, message: Message, ref: str, reply: Reply) -> None:
+        follow = self.follows.get(ref)
+        if follow is not None and follow.owner is not None and follow.owner in self.loads:
+            self._forward(follow.owner, client, message, reply, ref)  # no look-up: its frames come from there
+            return
         try:
             table_id = ref
             owner = (await self.leases.owners([ref]))[ref]
@@ -366,6 +386,9 @@ class Node:
         self.pending[request_id] = Pending(reply, timer, client, message, table, node)
         self._asked.setdefault(client, set()).add(node)
         self.metrics.forwarded.labels("out").inc()
+        if table is not None and isinstance(message, Watch | Sit | CreateTable):  # frames come before the ack
+            follow = self.follows.setdefault(table, Follow(node))
+            follow.clients.setdefault(client, message.last_seq if isinstance(message, Watch) else None)
         self.bus.send(
             node,
             {
@@ -377,6 +400,7 @@ class Node:
                 "nick": client.nickname,
                 "bot": is_bot_account(client),
                 "msg": message.model_dump(mode="json"),
+                "table": table,
             },
         )
 
@@ -392,14 +416,15 @@ class Node:
         pending.timer.cancel()
         error = message.get("err")
         if error is not None:
+            follow = self.follows.get(pending.table or "")
+            if error[1] == MOVING and follow is not None and follow.owner == pending.node:
+                follow.owner = None  # not there any more: look it up next time
             pending.reply(Fault(error[0], error[1], error[2]))
             return
         ack = Ack.model_validate(
             {"type": "ack", "id": "-", "seq": message.get("seq"), "data": message.get("data")}
         )
         table, client = pending.table, pending.client
-        if isinstance(pending.message, CreateTable):
-            table = getattr(getattr(ack.data, "table", None), "id", None)
         if table is not None and isinstance(pending.message, Leave):
             follow = self.follows.get(table)
             if follow is not None:
@@ -421,8 +446,10 @@ class Node:
             client.send(frame)
             return
         kind, table, seq = head.group(1), head.group(2), int(head.group(3))
-        follow = self.follows.setdefault(table, Follow())
-        last = follow.clients.get(client)
+        follow = self.follows.get(table)
+        if table in self.hub.tables or follow is None or client not in follow.clients:
+            return  # late, from an owner it no longer follows there (it left, or the table is here now)
+        last = follow.clients[client]
         if last is not None:
             if seq <= last and not (kind == "snapshot" and seq == last):
                 return  # had it already (a replay that overlapped, or the old owner late)
@@ -515,10 +542,11 @@ class Node:
             body = message["msg"]
             request = CLIENT_TYPES[body["type"]].model_validate(body)
             if isinstance(request, CreateTable):
-                asyncio.get_running_loop().create_task(self._create_here(proxy, request, reply))
+                table_id = message.get("table") or _short_id(8)
+                asyncio.get_running_loop().create_task(self._create_here(proxy, request, reply, table_id))
                 return
             ref = getattr(request, "table", None)
-            if isinstance(ref, str) and self._local_table(ref) is None:
+            if isinstance(ref, str) and self._local_table(ref, isinstance(request, Watch | Sit)) is None:
                 raise Fault("server_error", MOVING)
         except Fault as fault:
             reply(fault)
@@ -585,6 +613,8 @@ class Node:
             else:
                 loads[name] = int(json.loads(value)["tables"])
         loads[self.node_id] = len(self.fences)
+        if set(self.loads) - set(loads):  # a node vanished: its tables are orphans soon
+            self._eager = 3
         self.loads = loads
         self.metrics.nodes.set(len(loads))
         for key, proxy in list(self.proxies.items()):
@@ -618,9 +648,14 @@ class Node:
             if value is not None
             for t in json.loads(value)
         ]
-        open_ids = await asyncio.to_thread(self.hub.store.table_ids)
+        self._scans += 1
+        if self._eager > 0 or self._scans % ORPHAN_SCAN_EVERY == 0:
+            self._eager -= 1
+            open_ids = set(await asyncio.to_thread(self.hub.store.table_ids))
+        else:  # nobody died lately: no need to read every open table
+            open_ids = set()
         candidates = [t for t in open_ids if t not in self.fences and t not in self.hub.quarantined]
-        candidates += [t for t in self.follows if t not in candidates]
+        candidates += [t for t in self.follows if t not in open_ids]
         owners = await self.leases.owners(candidates)
         orphans = [t for t in candidates if owners[t] is None and t in open_ids]
         least = min(self.loads.items(), key=lambda kv: (kv[1], kv[0]), default=(self.node_id, 0))[0]
@@ -636,6 +671,8 @@ class Node:
 
     async def _adopt_all(self, table_ids: list[str]) -> None:
         for table_id in table_ids:
+            if self._stopping:
+                return
             if table_id in self.fences or table_id in self._adopting:
                 continue
             self._adopting.add(table_id)
@@ -678,6 +715,7 @@ class Node:
     def _lose(self, table_id: str) -> None:
         """The lease is gone (another node has the table): drop it; this node's own connections follow
         it to its new owner from the last event they got."""
+        self._eager = 3  # someone else should hold it now: if nobody does, it is an orphan
         self.metrics.lost.inc()
         self.metrics.owned.set(len(self.fences))
         table = self.hub.tables.get(table_id)

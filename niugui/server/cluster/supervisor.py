@@ -41,27 +41,26 @@ def supervise(count: int, db_url: str, argv: list[str]) -> int:
         return subprocess.Popen([sys.executable, "-m", "niugui.cli.main", *node_argv(argv, index)])
 
     children = {i: start(i) for i in range(count)}
+    told: set[int] = set()  # pids sent SIGTERM
 
     def stop(_signum: int, _frame: FrameType | None) -> None:
         nonlocal stopping
         stopping = True
-        for child in children.values():
-            if child.poll() is None:
-                child.send_signal(signal.SIGTERM)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     print(f"niugui: {count} cluster nodes started", flush=True)
     while True:
-        alive = False
         for index, child in list(children.items()):
             if child.poll() is None:
-                alive = True
+                if stopping and child.pid not in told:
+                    told.add(child.pid)
+                    child.send_signal(signal.SIGTERM)  # it drains: hands its tables over
             elif not stopping:
                 print(f"niugui: node {index} exited ({child.returncode}); restarting", flush=True)
                 time.sleep(RESTART_SECONDS)
-                children[index] = start(index)
-                alive = True
-        if not alive:
+                if not stopping:
+                    children[index] = start(index)
+        if stopping and all(child.poll() is not None for child in children.values()):
             return 0
         time.sleep(0.2)

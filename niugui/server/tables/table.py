@@ -37,7 +37,7 @@ from ..protocol import (
     TableData,
     TableSettings,
 )
-from ..store import Write
+from ..store import PlayerCard, Write
 from ..writer import EventWriter
 from . import commands
 from .bots import BotRunner, Bots
@@ -162,11 +162,13 @@ class Table:
 
         self._submit(job, reply)
 
-    def sit(self, client: Client, seat: int | None, reply: Reply) -> None:
+    def sit(self, client: Client, seat: int | None, reply: Reply, card: PlayerCard | None = None) -> None:
+        """Take a seat; ``card``: what the other seats are shown of the player (rating, escape rate)."""
+
         def job() -> Outcome:
             state = self.state
             taken, todo = commands.sit(
-                state, client.account_id, client.nickname, seat, bot_account=is_bot_account(client)
+                state, client.account_id, client.nickname, seat, card, bot_account=is_bot_account(client)
             )
             if client not in self.fanout.subscribers:
                 self.fanout.subscribers[client] = None
@@ -174,6 +176,12 @@ class Table:
             return Outcome(todo, SeatData(seat=taken))
 
         self._submit(job, reply)
+
+    def seat_group(
+        self, people: Sequence[tuple[str, str, PlayerCard | None]], level: str | None, reply: Reply
+    ) -> None:
+        """Quick play: seat a matched group (and bots of ``level`` in the seats left)."""
+        self._submit(lambda: Outcome(commands.seat_group(self.state, people, level)), reply)
 
     def stand(self, client: Client, reply: Reply) -> None:
         def job() -> Outcome:
@@ -320,6 +328,7 @@ class Table:
                     deal=step.deal,
                     record=None if step.finish is None else step.finish.record,
                     entries=() if step.finish is None else step.finish.entries,
+                    rated=None if step.finish is None else step.finish.rated,
                     creator=state.creator if created else None,
                     code=state.code if created else None,
                 )

@@ -21,5 +21,6 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("tables") as batch:
-        batch.drop_column("fence")
+    # ALTER TABLE … DROP COLUMN, not a batch copy: SQLite (3.35+) and PostgreSQL both drop a plain
+    # column in place, and copying ``tables`` would break the foreign keys of its events and games.
+    op.drop_column("tables", "fence")

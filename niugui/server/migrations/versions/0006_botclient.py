@@ -1,8 +1,8 @@
 """Bot accounts: an account registered as a bot (``bot``) plays over the protocol like a person and is
 labelled as a bot wherever it appears.
 
-Revision ID: 0005
-Revises: 0004
+Revision ID: 0006
+Revises: 0005
 """
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from __future__ import annotations
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0005"
-down_revision: str | None = "0004"
+revision = "0006"
+down_revision: str | None = "0005"
 branch_labels = None
 depends_on = None
 
