@@ -56,6 +56,7 @@ from .tables import (
     Stored,
     Table,
     TableState,
+    is_bot_account,
     reduce,
 )
 from .writer import Writer
@@ -315,6 +316,8 @@ class Hub:
         if self.cluster is not None and isinstance(message, QuickPlay):
             # its tables would need the cluster's leases, and one queue across nodes: not built yet
             raise Fault("bad_state", "quick play is not available on a cluster of servers yet")
+        if isinstance(message, QuickPlay) and is_bot_account(client):
+            raise Fault("forbidden", "bot accounts do not join quick play; a table's creator invites them")
         if isinstance(message, LeaveQueue):
             reply(Answer())
             self.quick.leave(account)

@@ -226,6 +226,9 @@ def test_only_the_creator_invites_and_bad_invitations_change_nothing(shared_serv
     bot.ok("ping")
     assert not [m for m in bot.received if m["type"] == "invitation"], "a refused invitation reached the bot"
 
+    refused = bot.request("quick_play")  # bot accounts never wait in the quick-play queue
+    assert refused["type"] == "error" and refused["code"] == "forbidden", refused
+
     # A guest cannot turn itself into a bot account (its games were played by a person).
     guest = shared_server.guest("g")
     upgraded = httpx.post(
@@ -310,3 +313,34 @@ def test_niugui_bot_client_refuses_a_persons_token(shared_server: Server, tmp_pa
         assert "refused the token" in wrong.text()
     finally:
         wrong.stop()
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_the_bot_flag_migration_goes_down_and_up_with_accounts_in_use(
+    backend: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """0006 adds ``accounts.bot`` and takes it away again while sessions refer to the accounts."""
+    from alembic import command
+    from alembic.config import Config
+
+    from niugui.server import store as store_module
+    from niugui.server.store import Store
+
+    sqlite = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    url = sqlite if backend == "sqlite" else request.getfixturevalue("pg_schema_url")
+    store = Store(url)
+    try:
+        store.migrate()
+        store.create_account("a1", "阿丽", "hash1")
+        assert store.set_credentials("a1", "robo", "argon", None, bot=True)
+        config = Config()
+        config.set_main_option("script_location", str(Path(store_module.__file__).with_name("migrations")))
+        for step, target in ((command.downgrade, "0005"), (command.upgrade, "head")):
+            with store.engine.begin() as connection:
+                config.attributes["connection"] = connection
+                step(config, target)
+        account = store.account("a1")
+        assert account is not None and account.bot is False  # the flag went with the column
+        assert store.account_by_token_hash("hash1") is not None  # the session survived
+    finally:
+        store.close()

@@ -128,6 +128,35 @@ export class TableScreen {
     if (!msg.replay || msg.view) this.render();
   }
 
+  /** The creator's form to invite a bot account by its username (docs/protocol.md "Bot accounts");
+   * made once, so what is typed survives the re-renders of the waiting box. */
+  inviteForm() {
+    if (this.invite) return this.invite;
+    const form = (this.invite = el("form", "invite-bot"));
+    form.dataset.role = "invite-bot";
+    const name = el("input");
+    name.name = "bot_username";
+    name.maxLength = 32;
+    name.placeholder = t("invite_bot_placeholder");
+    const go = el("button", "btn small secondary", t("invite_bot"));
+    go.type = "submit";
+    go.dataset.action = "invite-bot";
+    form.append(name, go);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const username = name.value.trim();
+      if (!username) return;
+      try {
+        await this.h.conn.request("invite", { table: this.tableId, username, seat: null });
+        name.value = "";
+        this.h.toast(t("invited", { name: username }));
+      } catch (error) {
+        this.h.toast(error.code === "bot_offline" ? t("bot_offline", { name: username }) : error.message);
+      }
+    });
+    return form;
+  }
+
   async act(type, fields) {
     try {
       await this.h.conn.request(type, { table: this.tableId, ...fields });
@@ -334,7 +363,7 @@ export class TableScreen {
       const fill = el("button", "btn", t("fill_bots"));
       fill.dataset.action = "fill-bots";
       fill.addEventListener("click", () => this.act("fill_bots", {}));
-      box.append(fill);
+      box.append(fill, this.inviteForm());
     }
     if ((st.you === null || st.you === undefined) && empty && st.status !== "finished") {
       const sit = el("button", "btn secondary", t("take_seat"));
