@@ -43,6 +43,7 @@ BUILTIN: dict[str, str] = {
     "basic": "niugui.bots.basic:BasicBot",
     "expert": "niugui.bots.expert:ExpertBot",
     "search": "niugui.bots.search:SearchBot",
+    "learned": "niugui.bots.learned:LearnedBot",
 }
 """The built-in bots by short name; any other bot is named by an import path ``package.module:Name``."""
 
