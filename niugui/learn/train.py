@@ -55,8 +55,8 @@ class Settings:
     seed: int = 1
     steps: int = 20_000
     batch: int = 512
-    lr: float = 3e-4
-    weight_decay: float = 1e-2
+    lr: float = 1e-3
+    weight_decay: float = 1e-4
     """AdamW's decoupled weight decay: the targets are noisy (one deal's outcome each), so the net
     is held back from fitting the noise."""
     eval_every: int = 2_000

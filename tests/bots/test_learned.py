@@ -147,3 +147,48 @@ def test_a_tiny_training_run_lowers_its_loss(tmp_path: Path) -> None:
     again, curve_again = train((data, empty), settings, tmp_path / "checkpoint.pt")
     assert json.dumps(curve_again) == json.dumps(curve)  # NaN never equals itself
     assert all(torch.equal(p, q) for p, q in zip(model.parameters(), again.parameters(), strict=True))
+
+
+def test_a_spec_can_carry_options() -> None:
+    bot = load_bot("learned?margin=0.25", seed=1)
+    assert isinstance(bot, LearnedBot) and bot.margin == 0.25
+    search = load_bot("search?budget=0.1&belief=0.5&prior=learned")
+    assert (search.budget, search.belief, search.prior) == (0.1, 0.5, "learned")  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="key=value"):
+        load_bot("search?budget")
+    with pytest.raises(ValueError, match="belief"):
+        load_bot("search?belief=0")
+
+
+def test_the_true_deal_of_expert_play_has_full_belief() -> None:
+    """Replayed through its own history, the real deal of a game the (fast) expert played weighs 1;
+    other samples weigh at most 1, and with epsilon 1 every world weighs 1."""
+    from niugui.bots.belief import weigh
+    from niugui.bots.expert import FAST
+
+    game = Game.deal(seed="belief/1", first_drawer=1)
+    tracker = Tracker(game.first_drawer)
+    for _ in range(30):
+        action = expert_combo(game, FAST, tracker)
+        game.pass_turn() if action is None else game.play(action)
+    assert game.to_move is not None
+    info = knowledge_of(game.view(game.to_move))
+    true_weight, world = weigh(info, [game.hand_mask(s) for s in range(4)], 0.5)
+    assert true_weight == 1.0 and world.view(game.to_move) == game.view(game.to_move)
+    rng = random.Random(2)
+    weights = [weigh(info, sample_hands(info, rng), 0.5)[0] for _ in range(20)]
+    assert all(0 < w <= 1 for w in weights) and min(weights) < 1
+    assert all(weigh(info, sample_hands(info, rng), 1.0)[0] == 1.0 for _ in range(5))
+
+
+@pytest.mark.parametrize("options", [{"belief": 0.5}, {"prior": "learned"}])
+def test_search_variants_answer_legally(options: dict[str, object]) -> None:
+    game = Game.deal(seed="search-variants", first_drawer=2)
+    bot = load_bot("search", seed=3, iterations=2, **options)
+    for _ in range(24):
+        if (seat := game.to_move) is None:
+            break
+        view = game.view(seat)
+        action = bot.choose(view)
+        assert is_legal(view, action)
+        game.pass_turn(seat) if action is None else game.play(action, seat)
