@@ -2,6 +2,14 @@
 per table; latency from an action to its four broadcasts, server CPU per action, memory per connection.
 
     .venv/bin/python bench/load_bench.py --tables 200 1000 2000 --seconds 30
+    .venv/bin/python bench/load_bench.py --tables 200 --nodes 1 2   # a cluster (docs/scaling.md)
+
+``--nodes N`` runs N cluster nodes (``niugui serve --redis``) on the machine's Redis and PostgreSQL
+(a fresh schema, a fresh key prefix) and connects the clients of each table round-robin to the nodes,
+so that with two nodes half of the actions are forwarded to the table's owner. ``--nodes 0`` is one
+process without Redis on the same PostgreSQL: the difference to ``--nodes 1`` is what Redis costs.
+CPU per action then sums every node's CPU, and ``redis_cpu_ms_per_action`` is the Redis server's
+(from its INFO, so it includes whatever else uses that Redis meanwhile).
 
 It starts the server itself (SQLite in a temporary data directory) as a child process, signs up 4N
 guests, seats four clients at each table (the game starts when all four sit), and then, at each
@@ -195,6 +203,8 @@ class Seat(asyncio.Protocol):
                 waiter.set_result(message)
             if kind == "error":
                 self.bench.errors += 1
+                code = str(message.get("code"))
+                self.bench.error_codes[code] = self.bench.error_codes.get(code, 0) + 1
             return
         waiter = self.waiters.pop(kind, None)  # welcome
         if waiter is not None:
@@ -232,6 +242,7 @@ class Bench:
         self.closing = False
         self.actions = 0
         self.errors = 0
+        self.error_codes: dict[str, int] = {}
         self.dropped = 0
         self.games = 0
 
@@ -281,14 +292,50 @@ class Bench:
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
-    port = free_port()
+    if args.nodes is None:
+        return await run_on(args, [free_port()], [])
+    from cluster_setup import Backing
+
+    with Backing(args.pg, args.redis) as backing:
+        ports = [free_port() for _ in range(max(1, args.nodes))]
+        extra = [backing.node_args(i) if args.nodes else backing.db_args() for i in range(len(ports))]
+        redis0 = backing.redis_cpu()
+        result = await run_on(args, ports, extra)
+        result["nodes"] = args.nodes
+        result["redis_cpu_ms_per_action"] = round(
+            1000 * (backing.redis_cpu() - redis0)
+            / max(1, result["actions"]),
+            3,
+        ) if args.nodes else 0.0
+        return result
+
+
+async def run_on(args: argparse.Namespace, ports: list[int], extra: list[list[str]]) -> dict[str, Any]:
+    """The benchmark against one server per port (``extra``: each one's added arguments)."""
+    servers = [start_server(args, port, extra[i] if extra else [], i == 0) for i, port in enumerate(ports)]
+    try:
+        return await measure(args, servers, ports)
+    finally:
+        for server in servers:
+            server.send_signal(signal.SIGTERM)
+        for server in servers:
+            try:
+                server.wait(30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+
+
+def start_server(
+    args: argparse.Namespace, port: int, extra: list[str], first: bool
+) -> subprocess.Popen[bytes]:
+    """A server; ``first``: the one profiled (``--profile``, ``--callgrind``)."""
     data = Path(tempfile.mkdtemp(prefix="niugui-load-"))
     profiled = [str(ROOT / "bench" / "serve_profiled.py"), args.profile]
     wrap = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={args.callgrind}"]
     cmd = [
-        *(wrap if args.callgrind else []),
+        *(wrap if args.callgrind and first else []),
         sys.executable,
-        *(profiled if args.profile else ["-m", "niugui.cli.main"]),
+        *(profiled if args.profile and first else ["-m", "niugui.cli.main"]),
         "serve",
         "--port",
         str(port),
@@ -300,20 +347,34 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "127.0.0.1",
         "--log-level",
         "warning",
+        *extra,
         *args.server_args,
     ]
     with open(data / "server.log", "wb") as log:
-        server = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+        return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+
+
+def cpu_of(servers: list[subprocess.Popen[bytes]]) -> tuple[float, float]:
+    times = [proc_cpu_seconds(s.pid) for s in servers]
+    return sum(t[0] for t in times), sum(t[1] for t in times)
+
+
+async def measure(
+    args: argparse.Namespace, servers: list[subprocess.Popen[bytes]], ports: list[int]
+) -> dict[str, Any]:
     bench = Bench(args)
-    try:
+    port = ports[0]
+    if True:  # (kept at this depth: the measurement below is unchanged from one server)
+        for other in ports:
+            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{other}", timeout=60) as http:
+                for _ in range(3000 if args.callgrind else 300):
+                    try:
+                        if (await http.get("/healthz")).status_code == 200:
+                            break
+                    except httpx.HTTPError:
+                        await asyncio.sleep(0.1)
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-            for _ in range(3000 if args.callgrind else 300):
-                try:
-                    if (await http.get("/healthz")).status_code == 200:
-                        break
-                except httpx.HTTPError:
-                    await asyncio.sleep(0.1)
-            idle_rss = proc_rss_bytes(server.pid)
+            idle_rss = sum(proc_rss_bytes(s.pid) for s in servers)
             n = args.tables
             limit = asyncio.Semaphore(50)
 
@@ -327,12 +388,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             tokens = await asyncio.gather(*(guest(i) for i in range(4 * n)))
         seats = [Seat(bench, t) for t in tokens]
 
-        async def open_seat(seat: Seat) -> None:
-            async with limit:
-                await seat.open(port)
+        async def open_seat(index: int, seat: Seat) -> None:
+            async with limit:  # seat s of table t on node (t + s) % nodes: every table spans the nodes
+                await seat.open(ports[(index // 4 + index % 4) % len(ports)])
 
         connect_started = time.perf_counter()
-        await asyncio.gather(*(open_seat(s) for s in seats))
+        await asyncio.gather(*(open_seat(i, s) for i, s in enumerate(seats)))
         connect_seconds = time.perf_counter() - connect_started
         tables = [seats[4 * i : 4 * i + 4] for i in range(n)]
 
@@ -347,20 +408,20 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     assert answer["type"] == "ack", answer
 
         await asyncio.gather(*(seat_table(g) for g in tables))
-        connected_rss = proc_rss_bytes(server.pid)
+        connected_rss = sum(proc_rss_bytes(s.pid) for s in servers)
         stop = time.perf_counter() + args.warmup + args.seconds
         loops = [asyncio.create_task(bench.table_loop(g, stop)) for g in tables]
         await asyncio.sleep(args.warmup)
         bench.measuring = True
         if args.callgrind:
             subprocess.run(
-                ["callgrind_control", "-i", "on", str(server.pid)], check=True, capture_output=True
+                ["callgrind_control", "-i", "on", str(servers[0].pid)], check=True, capture_output=True
             )
         if args.profile:
-            server.send_signal(signal.SIGUSR1)
+            servers[0].send_signal(signal.SIGUSR1)
         load0 = os.getloadavg()[0]
         (user0, sys0), client_cpu0, wall0 = (
-            proc_cpu_seconds(server.pid),
+            cpu_of(servers),
             time.process_time(),
             time.perf_counter(),
         )
@@ -368,12 +429,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         bench.measuring = False
         if args.callgrind:
             subprocess.run(
-                ["callgrind_control", "-i", "off", str(server.pid)], check=True, capture_output=True
+                ["callgrind_control", "-i", "off", str(servers[0].pid)], check=True, capture_output=True
             )
         if args.profile:
-            server.send_signal(signal.SIGUSR2)
+            servers[0].send_signal(signal.SIGUSR2)
         (user1, sys1), client_cpu1, wall1 = (
-            proc_cpu_seconds(server.pid),
+            cpu_of(servers),
             time.process_time(),
             time.perf_counter(),
         )
@@ -406,6 +467,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "server_kib_per_connection": round((connected_rss - idle_rss) / 1024 / (4 * n), 1),
             "connect_seconds": round(connect_seconds, 1),
             "errors": bench.errors,
+            "error_codes": ",".join(f"{k}:{v}" for k, v in sorted(bench.error_codes.items())) or "-",
             "dropped_connections": bench.dropped,
             "games_finished": bench.games,
             "load_average_before": round(load0, 2),
@@ -416,12 +478,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             if seat.transport is not None:
                 seat.transport.close()
         return result
-    finally:
-        server.send_signal(signal.SIGTERM)
-        try:
-            server.wait(30)
-        except subprocess.TimeoutExpired:
-            server.kill()
 
 
 def main() -> int:
@@ -436,13 +492,21 @@ def main() -> int:
         metavar="FILE",
         help="run the server under valgrind's callgrind, counting instructions in the measuring window only",
     )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        nargs="+",
+        help="cluster nodes on Redis and PostgreSQL (several: one run each; 0: one process on PostgreSQL)",
+    )
+    parser.add_argument("--pg", default="postgresql+psycopg://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--server-arg", dest="server_args", action="append", default=[],
                         help="an extra argument for niugui serve (repeat as needed)")  # fmt: skip
     args = parser.parse_args()
     _use_uvloop()
     print(f"# niugui load bench on {os.cpu_count()} cores; client and server share them", flush=True)
-    for n in args.tables:
-        one = argparse.Namespace(**{**vars(args), "tables": n})
+    for n, nodes in [(n, k) for n in args.tables for k in (args.nodes or [None])]:
+        one = argparse.Namespace(**{**vars(args), "tables": n, "nodes": nodes})
         result = asyncio.run(run(one))
         if args.json:
             print(json.dumps(result), flush=True)

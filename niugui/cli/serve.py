@@ -82,7 +82,31 @@ def register(subparsers: Any) -> None:
         metavar="IPS",
         help="take client addresses from X-Forwarded-For when the peer is one of these (a reverse proxy)",
     )
+    parser.add_argument(
+        "--community",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a quick-play, rating or fair-play setting, e.g. bots_after=30 (docs/community.md); repeatable",
+    )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    cluster = parser.add_argument_group(
+        "cluster", "run as one node of a cluster sharing Redis and the database (docs/scaling.md)"
+    )
+    cluster.add_argument("--redis", metavar="URL", help="redis://HOST:6379/0: be a cluster node (needs --db)")
+    cluster.add_argument("--redis-prefix", default="niugui", metavar="NAME", help="prefix of Redis keys")
+    cluster.add_argument(
+        "--lease", type=float, default=5.0, metavar="SECONDS", help="a table's lease (default 5)"
+    )
+    cluster.add_argument("--node-id", metavar="NAME", help="this node's name (default: random)")
+    cluster.add_argument(
+        "--nodes",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run N nodes on this machine, all on --port (SO_REUSEPORT), restarted if one dies",
+    )
+    cluster.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(run=run)
 
 
@@ -91,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
 
     from ..server import logs
     from ..server.app import WS_HARD_LIMIT, create_app
-    from ..server.config import Config, Limits
+    from ..server.config import Community, Config, Limits
     from ..server.limits import Exempt
     from ..server.store import Store
 
@@ -107,6 +131,18 @@ def run(args: argparse.Namespace) -> int:
     if not 0 < args.port < 65536:
         print(f"{PROG}: --port must be 1..65535", file=sys.stderr)
         return 2
+    if args.redis is not None and not (args.db or "").startswith("postgresql"):
+        print(f"{PROG}: --redis needs --db postgresql+psycopg://... (shared by the nodes)", file=sys.stderr)
+        return 2
+    if args.nodes != 1:
+        if args.redis is None or args.nodes < 1:
+            print(f"{PROG}: --nodes N needs --redis (and N >= 1)", file=sys.stderr)
+            return 2
+        from ..server.cluster.supervisor import supervise
+
+        return supervise(args.nodes, args.db, sys.argv[1:])
+    from ..server.cluster.settings import ClusterSettings
+
     rate = args.rate_limit  # the account's and the address's message rates scale with the connection's
     limits = Limits(
         account_rate=2 * rate, account_burst=4 * rate, address_rate=10 * rate, address_burst=20 * rate
@@ -114,6 +150,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         for assignment in args.limit:
             limits.set(assignment)
+        community = Community()
+        for assignment in args.community:
+            community.set(assignment)
         Exempt.parse(args.exempt)
     except ValueError as error:
         print(f"{PROG}: {error}", file=sys.stderr)
@@ -130,10 +169,19 @@ def run(args: argparse.Namespace) -> int:
         rate_burst=2 * args.rate_limit,
         log_level=args.log_level,
         limits=limits,
+        community=community,
         exempt=tuple(args.exempt),
+        cluster=None
+        if args.redis is None
+        else ClusterSettings(
+            args.redis,
+            prefix=args.redis_prefix,
+            lease_seconds=args.lease,
+            **({"node_id": args.node_id} if args.node_id else {}),
+        ),
     )
     try:
-        listening = listen(args.host, args.port)  # before anything is announced or opened
+        listening = listen(args.host, args.port, args.reuse_port)  # before anything is announced or opened
     except OSError as error:
         reason = os.strerror(error.errno) if error.errno else str(error)
         print(f"{PROG}: cannot listen on {args.host}:{args.port}: {reason}", file=sys.stderr)
@@ -189,7 +237,7 @@ def _raise_open_file_limit() -> None:
         pass
 
 
-def listen(host: str, port: int) -> socket.socket:
+def listen(host: str, port: int, reuse_port: bool = False) -> socket.socket:
     """A socket bound to ``host``:``port`` and listening, for uvicorn to serve on; ``OSError`` (a
     port in use, a host that does not resolve or is not this machine's) says why not."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
@@ -197,6 +245,6 @@ def listen(host: str, port: int) -> socket.socket:
         address = socket.getaddrinfo(host, port, family, socket.SOCK_STREAM)[0][4]
     except socket.gaierror as error:
         raise OSError(f"no such host ({error.strerror})") from None
-    sock = socket.create_server(address, family=family, backlog=2048)
+    sock = socket.create_server(address, family=family, backlog=2048, reuse_port=reuse_port)
     sock.set_inheritable(True)
     return sock

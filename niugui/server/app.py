@@ -18,8 +18,9 @@ from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+import sqlalchemy as sa
 from fastapi import Body, FastAPI, Header, HTTPException, Query, Request, WebSocket
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
@@ -29,7 +30,7 @@ from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from . import auth, expiry, logs, replays
+from . import auth, expiry, logs, profiles, replays
 from .config import Config
 from .guard import BodyTooLarge, Guard
 from .hub import Hub
@@ -58,7 +59,7 @@ from .protocol import (
     error_frame,
     welcome_frame,
 )
-from .store import AccountRow, GameRow, Store
+from .store import AccountRow, GameRow, Store, is_locked
 from .tables import Answer, Fault
 
 WS_HARD_LIMIT = 64 * 1024
@@ -276,7 +277,14 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         store = opened or Store(config.database_url())
         store.migrate()
         hub = Hub(store, config, metrics)
-        hub.restore()
+        node = None
+        if config.cluster is None:
+            hub.restore()
+        else:  # a cluster node adopts the tables nobody holds (niugui/server/cluster)
+            from .cluster.node import Node
+
+            node = state["node"] = Node(hub, config.cluster)
+            await node.start()
         state["store"], state["hub"] = store, hub
         state["lobby"] = Lobby(
             lambda: [t.model_dump() for t in hub.lobby()], limits.lobby_seconds, limits.lobby_page
@@ -285,7 +293,10 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
         yield
         sweeper.cancel()
-        hub.close()
+        if node is None:
+            hub.close()
+        else:
+            await node.stop()
         hasher.close()
         store.close()
 
@@ -306,6 +317,16 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     @app.exception_handler(RecursionError)
     async def too_deep(_request: Request, _error: RecursionError) -> JSONResponse:
         return JSONResponse({"detail": "the body is nested too deeply"}, status_code=422)
+
+    @app.exception_handler(sa.exc.OperationalError)
+    async def database_unavailable(_request: Request, error: sa.exc.OperationalError) -> JSONResponse:
+        """A database locked by another process, or out of reach: 503, try again (never a 500)."""
+        logs.warning("an HTTP request found the database unavailable", locked=is_locked(error))
+        return JSONResponse(
+            {"detail": "the server's database is busy; try again in a moment"},
+            status_code=503,
+            headers={"Retry-After": "2"},
+        )
 
     @app.exception_handler(BodyTooLarge)
     async def too_large(_request: Request, _error: BodyTooLarge) -> JSONResponse:
@@ -351,6 +372,15 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         """``ok``, or ``degraded`` with the ids of tables kept out of play (their events do not replay):
         the server still serves every other table, so it answers 200 either way."""
         quarantined = sorted(hub().quarantined)
+        if "node" in state:  # a cluster node: can it reach Redis and the database?
+            report: dict[str, Any] = await state["node"].health()
+            report["status"] = "degraded" if quarantined else "ok"
+            if quarantined:
+                report["quarantined"] = quarantined
+            if "down" in (report["redis"], report["db"]):
+                report["status"] = "down"
+                return JSONResponse(report, status_code=503)  # type: ignore[return-value]
+            return report
         if quarantined:
             return {"status": "degraded", "quarantined": quarantined}
         return {"status": "ok"}
@@ -493,8 +523,27 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         return {"entries": entries}
 
     @app.get("/api/leaderboard")
-    def leaderboard(limit: int = Query(50, ge=1, le=500)) -> dict[str, Any]:
-        return {"players": store().leaderboard(limit)}
+    def leaderboard(
+        limit: int = Query(50, ge=1, le=500), by: Literal["points", "rating"] = "points"
+    ) -> dict[str, Any]:
+        """Players by points (the ledger's sum), or by rating (at least ``rated_min_games`` rated games)."""
+        if by == "rating":
+            least = config.community.rated_min_games
+            return {"by": by, "min_games": least, "players": store().rating_leaderboard(limit, least)}
+        return {"by": by, "players": store().leaderboard(limit)}
+
+    @app.get("/api/players/{account_id}/profile")
+    def player_profile(
+        account_id: str = PathParam(max_length=32), authorization: str | None = Header(None)
+    ) -> Response:
+        """A player's profile (``Profile``); recent games at private tables only for their players."""
+        viewer = account_of(authorization)
+        found = profiles.profile(
+            store(), account_id, None if viewer is None else viewer.id, config.community.escape_window
+        )
+        if found is None:
+            raise HTTPException(404, f"no player {account_id!r}")
+        return Response(found.model_dump_json(), media_type="application/json")
 
     @app.get("/api/players/{account_id}/games")
     def history(
@@ -620,6 +669,11 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
                 clients.per_address.remove(key)
 
     async def serve(websocket: WebSocket, connection: Connection) -> None:
+        # what the other seats will be shown of this player (rating, escape rate), read off the loop
+        window = config.community.escape_window
+        hub().cards[connection.account_id] = await run_in_threadpool(
+            store().player_card, connection.account_id, window
+        )
         clients.add(connection)
         metrics.connections.inc()
         seats = hub().connect(connection)

@@ -7,6 +7,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .cluster.settings import ClusterSettings
+
 
 @dataclass
 class Limits:
@@ -72,19 +74,56 @@ class Limits:
         >>> limits.set("connections_per_account=4"); limits.connections_per_account
         4
         """
-        name, sep, value = assignment.partition("=")
-        fields = {f.name: f for f in dataclasses.fields(self)}
-        if not sep or name not in fields:
-            raise ValueError(f"not a limit: {assignment!r}; the limits are {', '.join(fields)}")
-        kind = int if fields[name].type in (int, "int") else float
-        try:
-            number = kind(value)
-        except ValueError:
-            wanted = "an integer" if kind is int else "a number"
-            raise ValueError(f"{name} needs {wanted}, not {value!r}") from None
-        if number < 0:
-            raise ValueError(f"{name} must not be negative")
-        setattr(self, name, number)
+        assign(self, assignment, "limit")
+
+
+def assign(knobs: Limits | Community, assignment: str, what: str) -> None:
+    """Set one numeric field of ``knobs`` from ``NAME=VALUE``; ValueError names what is wrong."""
+    name, sep, value = assignment.partition("=")
+    fields = {f.name: f for f in dataclasses.fields(knobs)}
+    if not sep or name not in fields:
+        raise ValueError(f"not a {what}: {assignment!r}; the {what}s are {', '.join(fields)}")
+    kind = int if fields[name].type in (int, "int") else float
+    try:
+        number = kind(value)
+    except ValueError:
+        wanted = "an integer" if kind is int else "a number"
+        raise ValueError(f"{name} needs {wanted}, not {value!r}") from None
+    if number < 0:
+        raise ValueError(f"{name} must not be negative")
+    setattr(knobs, name, number)
+
+
+@dataclass
+class Community:
+    """Quick play, ratings and fair play (docs/community.md), each settable with
+    ``niugui serve --community NAME=VALUE``."""
+
+    bots_after: float = 30.0
+    """Seconds a quick-play player waits before they may fill the empty seats with bots."""
+    quick_games: int = 1
+    """Games at a quick-play table when nobody asked for a number."""
+    quick_turn_seconds: int = 20
+    """The turn timer at a quick-play table when nobody asked for one."""
+    rated_min_games: int = 5
+    """Rated games a player needs to be listed on the leaderboard by rating."""
+    escape_window: int = 20
+    """Fair play: escapes (R35) count over a player's last this many games ..."""
+    escape_free: int = 1
+    """... the first this many cost nothing (a lost connection happens to everyone) ..."""
+    escape_delay: float = 60.0
+    """... each one beyond adds this many seconds of waiting in quick play ..."""
+    escape_max_delay: float = 600.0
+    """... up to this many."""
+
+    def set(self, assignment: str) -> None:
+        """Apply ``NAME=VALUE`` (``niugui serve --community``).
+
+        >>> community = Community()
+        >>> community.set("bots_after=5"); community.bots_after
+        5.0
+        """
+        assign(self, assignment, "community setting")
 
 
 @dataclass
@@ -113,8 +152,11 @@ class Config:
     """Seconds a bot may think before its move is replaced by a safe fallback."""
     log_level: str = "info"
     limits: Limits = field(default_factory=Limits)
+    community: Community = field(default_factory=Community)
     exempt: tuple[str, ...] = ()
     """Networks (CIDR) that per-address limits do not apply to, e.g. a load generator's 127.0.0.1."""
+    cluster: ClusterSettings | None = None
+    """A node of a cluster (``--redis``); None: one process holds every table."""
     static_dir: Path | None = None
     """The web page; default: the package's ``niugui/web/static``."""
 

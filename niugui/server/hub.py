@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import Protocol
 
 from . import gcpolicy, logs
 from .config import Config
+from .matchmaking import Preferences
 from .metrics import Metrics
 from .protocol import (
     EVENT_ADAPTER,
@@ -16,13 +18,17 @@ from .protocol import (
     CreateTable,
     EvDeal,
     FillBots,
+    FreeSeat,
     Leave,
+    LeaveQueue,
     ListTables,
     LobbyData,
     Message,
     Pass,
     Ping,
     Play,
+    QueueBots,
+    QuickPlay,
     Ready,
     SeatRef,
     Sit,
@@ -33,7 +39,8 @@ from .protocol import (
     UpdateSettings,
     Watch,
 )
-from .store import Store
+from .quickplay import Matchmaker, Person, Seated
+from .store import PlayerCard, Store
 from .tables import (
     Answer,
     Client,
@@ -50,9 +57,29 @@ from .tables import (
 )
 from .writer import Writer
 
+QUICK_PLAY = "quick-play"
+"""The creator of quick-play tables: no account (nobody may change their settings or fill them)."""
 MAX_OPEN_TABLES = 20
 """Unfinished tables one account may have created (so nobody can fill the server with tables)."""
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+class Cluster(Protocol):
+    """The hooks of a cluster node (niugui/server/cluster/node.py); None in one process."""
+
+    def take(self, client: Client, message: Message, reply: Reply) -> bool:
+        """True when the request is for a table of another node (the node forwards it)."""
+
+    def drops(self, table: Table) -> bool:
+        """After a failed write: True when the node lost the table (and dropped it)."""
+
+    def lobby(self) -> list[TableSummary]:
+        """The other nodes' public tables."""
+
+    def seats(self, account_id: str) -> list[SeatRef]:
+        """The seats the account holds at other nodes' tables."""
+
+    def disconnect(self, client: Client) -> None: ...
 
 
 def _short_id(length: int) -> str:
@@ -69,12 +96,18 @@ class Hub:
         self.metrics = metrics
         if services is None:
             loop = asyncio.get_running_loop()
-            services = Services(Writer(store, loop), loop, ExecutorBots(loop), older=stored_events(store))
+            writer = Writer(store, loop, metrics.locked_retries)
+            services = Services(writer, loop, ExecutorBots(loop), older=stored_events(store))
         self.services = services
         self.tables: dict[str, Table] = {}
         self.quarantined: dict[str, str] = {}
         """Tables whose stored events did not replay at the start: id → the error's type."""
         self.clients: dict[Client, set[str]] = {}  # connection -> tables it is subscribed to
+        self.by_account: dict[str, set[Client]] = {}
+        self.cards: dict[str, PlayerCard] = {}
+        """What seats show of each connected account (rating, escape rate), read when it connected."""
+        self.quick = Matchmaker(config.community, self._connections, self._open_quick_table, _later)
+        self.cluster: Cluster | None = None
 
     # ---- startup and shutdown ---------------------------------------------------------------------------
 
@@ -135,6 +168,8 @@ class Hub:
         broken.close()
         if self.tables.get(broken.id) is not broken:
             return
+        if self.cluster is not None and self.cluster.drops(broken):
+            return
         if self.store.table_row(broken.id) is None:  # its creation was never stored
             del self.tables[broken.id]
             return
@@ -157,14 +192,26 @@ class Hub:
     def connect(self, client: Client) -> list[SeatRef]:
         """A new connection: the tables where its account holds a seat."""
         self.clients[client] = set()
+        self.by_account.setdefault(client.account_id, set()).add(client)
         seats = []
         for table in self.tables.values():
             seat = table.state.seat_of(client.account_id)
             if seat is not None:
                 seats.append(SeatRef(table=table.id, seat=seat))
+        if self.cluster is not None:
+            seats += self.cluster.seats(client.account_id)
         return seats
 
     def disconnect(self, client: Client) -> None:
+        mine = self.by_account.get(client.account_id)
+        if mine is not None:
+            mine.discard(client)
+            if not mine:  # the account's last connection: out of the queue (never seated unseen)
+                del self.by_account[client.account_id]
+                self.cards.pop(client.account_id, None)
+                self.quick.leave(client.account_id)
+        if self.cluster is not None:
+            self.cluster.disconnect(client)
         for table_id in self.clients.pop(client, set()):
             table = self.tables.get(table_id)
             if table is not None:
@@ -175,6 +222,8 @@ class Hub:
     def handle(self, client: Client, message: Message, reply: Reply) -> None:
         """Carry out a request; ``reply`` is called once, now or when its events are stored."""
         try:
+            if self.cluster is not None and self.cluster.take(client, message, reply):
+                return
             self._route(client, message, reply)
         except Fault as fault:
             reply(fault)
@@ -188,6 +237,9 @@ class Hub:
             return
         if isinstance(message, CreateTable):
             self.create_table(client, message.settings, reply)
+            return
+        if isinstance(message, QuickPlay | LeaveQueue | QueueBots):
+            self._queue(client, message, reply)
             return
         table_ref: str = getattr(message, "table")  # noqa: B009 - every other message names a table
         # Only watch and sit, which check the code, may name a table by its join code; to anyone else
@@ -208,7 +260,7 @@ class Hub:
         elif isinstance(message, Sit):
             self._check_code(client, table, message.code or named)
             self.clients.setdefault(client, set()).add(table.id)
-            table.sit(client, message.seat, reply)
+            table.sit(client, message.seat, reply, self.cards.get(client.account_id))
         elif isinstance(message, Stand):
             table.stand(client, reply)
         elif isinstance(message, Leave):
@@ -220,19 +272,99 @@ class Hub:
             table.set_autoplay(client, message.on, reply)
         elif isinstance(message, FillBots):
             table.fill_bots(client, reply)
+        elif isinstance(message, FreeSeat):
+            table.free_seat(client, message.seat, reply)
         elif isinstance(message, UpdateSettings):
             table.update_settings(client, message.settings, reply)
         else:  # pragma: no cover - the protocol models and this list change together
             raise Fault("unknown_type", f"no handler for {type(message).__name__}")
 
+    # ---- quick play (quickplay.py) ----------------------------------------------------------------
+
+    def _queue(self, client: Client, message: QuickPlay | LeaveQueue | QueueBots, reply: Reply) -> None:
+        account = client.account_id
+        if self.cluster is not None and isinstance(message, QuickPlay):
+            # its tables would need the cluster's leases, and one queue across nodes: not built yet
+            raise Fault("bad_state", "quick play is not available on a cluster of servers yet")
+        if isinstance(message, LeaveQueue):
+            reply(Answer())
+            self.quick.leave(account)
+            return
+        if isinstance(message, QueueBots):
+            self.quick.with_bots(account)
+            reply(Answer())
+            return
+        playing = next(
+            (
+                t.id
+                for t in self.tables.values()
+                if t.state.status == "playing" and t.state.seat_of(account) is not None
+            ),
+            None,
+        )
+        if playing is not None:
+            raise Fault("already_seated", f"you are playing at table {playing}; finish that game first")
+        # read now (a quick indexed query): the escapes counted for the fair-play delay must be current
+        card = self.store.player_card(account, self.config.community.escape_window)
+        self.cards[account] = card
+        reply(Answer())
+        self.quick.join(client, Preferences(message.turn_seconds, message.games), card)
+
+    def _connections(self, account_id: str) -> set[Client]:
+        return self.by_account.get(account_id, set())
+
+    def _open_quick_table(
+        self, people: Sequence[Person], preferences: Preferences, bots: bool, seated: Seated
+    ) -> None:
+        """A new rated table for a quick-play group: its players subscribed and seated (bots in the
+        seats left when they chose bots); the game starts as soon as the seats are stored."""
+        community = self.config.community
+        settings = TableSettings(
+            name="快速开始",
+            turn_seconds=float(preferences.turn_seconds or community.quick_turn_seconds),
+            games=preferences.games or community.quick_games or None,
+            rated=True,
+        )
+        table_id = _short_id(8)
+        table = self._new_table(TableState(table_id, creator=QUICK_PLAY, code=None, settings=settings))
+        self.tables[table_id] = table
+        self.metrics.tables.set(len(self.tables))
+        accounts = [account for account, _, _ in people]
+
+        def done_seating(answer: Answer | BaseException) -> None:
+            if isinstance(answer, BaseException):
+                logs.failure("quick play: could not seat the group", answer, table=table_id)
+                return
+            seats = {a: s for a in accounts if (s := table.state.seat_of(a)) is not None}
+            seated(table_id, seats)
+
+        def created(answer: Answer | BaseException) -> None:
+            if isinstance(answer, BaseException):
+                logs.failure("quick play: could not create the table", answer, table=table_id)
+                return
+            for account in accounts:
+                for client in list(self._connections(account)):
+                    self.clients.setdefault(client, set()).add(table_id)
+                    table.subscribe(client, None)
+            table.seat_group(people, settings.bot_level if bots else None, done_seating)
+
+        table.create(settings, created)
+
     def lobby(self, account_id: str | None = None) -> list[TableSummary]:
+        """The public tables not finished (of every node of a cluster)."""
+        own = self.own_lobby(account_id)
+        return own if self.cluster is None else own + self.cluster.lobby()
+
+    def own_lobby(self, account_id: str | None = None) -> list[TableSummary]:
         return [
             t.fanout.summary(t.state, account_id)
             for t in self.tables.values()
             if not t.state.settings.private and t.state.status != "finished"
         ]
 
-    def create_table(self, client: Client, settings: TableSettings, reply: Reply) -> Table:
+    def create_table(
+        self, client: Client, settings: TableSettings, reply: Reply, table_id: str | None = None
+    ) -> Table:
         """A new table; the creator is subscribed to it (not seated). Ack data: the table's summary."""
         account = client.account_id
         mine = sum(
@@ -240,7 +372,7 @@ class Hub:
         )
         if mine >= MAX_OPEN_TABLES:
             raise Fault("forbidden", f"you already have {mine} open tables; use one of them")
-        table_id = _short_id(8)
+        table_id = table_id or _short_id(8)
         code = _short_id(6) if settings.private else None
         table = self._new_table(TableState(table_id, creator=account, code=code, settings=settings))
         self.tables[table_id] = table
@@ -319,6 +451,15 @@ class Hub:
             self.clients.get(client, set()).discard(table_id)
         table.fanout.subscribers.clear()
         self.metrics.tables.set(len(self.tables))
+
+
+def _later(delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle | None:
+    """A timer on the running event loop (none outside one: in-process tests drive time themselves)."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return loop.call_later(delay, callback)
 
 
 def stored_events(store: Store) -> Callable[[str, int], list[Sent]]:

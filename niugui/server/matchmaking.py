@@ -141,12 +141,29 @@ class Queue:
                 del self.tickets[ticket.account_id]
             groups.append(found)
 
-    def take(self, account_id: str, now: float) -> Ticket | None:
-        """Remove and return a player who chose to fill the empty seats with bots after waiting."""
-        ticket = self.tickets.get(account_id)
-        if ticket is None or ticket.ready_at > now:
+    def take_with_bots(
+        self, account_id: str, now: float, wait: float
+    ) -> tuple[list[Ticket], Preferences] | None:
+        """A player who has waited ``wait`` seconds (and is past any fair-play delay) chose to fill
+        the empty seats with bots: they leave the queue with the compatible players ready to be seated
+        (at most two, oldest first; a delayed player only with other delayed ones). None when they
+        may not yet (or do not wait).
+        """
+        first = self.tickets.get(account_id)
+        if first is None or now < max(first.ready_at, first.joined_at + wait):
             return None
-        return self.tickets.pop(account_id)
+        others = [t for t in self.waiting() if t is not first and t.ready_at <= now]
+        if first.delayed:
+            others = [t for t in others if t.delayed]
+        group, prefs = [first], first.preferences
+        for ticket in others:
+            merged = prefs.merge(ticket.preferences)
+            if len(group) < SEATS - 1 and merged is not None:
+                group.append(ticket)
+                prefs = merged
+        for ticket in group:
+            del self.tickets[ticket.account_id]
+        return group, prefs
 
     def _one_group(self, now: float) -> tuple[list[Ticket], Preferences] | None:
         ready = [t for t in self.waiting() if t.ready_at <= now]

@@ -34,6 +34,11 @@ class Metrics:
             "connections cut for not reading what they were sent",
             registry=r,
         )
+        self.locked_retries = Counter(
+            "niugui_store_locked_retries_total",
+            "event writes tried again because another connection held the database locked",
+            registry=r,
+        )
         self.handle_seconds = Histogram(
             "niugui_handle_seconds",
             "time to handle a client message (store and broadcast included)",

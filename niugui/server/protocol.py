@@ -55,8 +55,9 @@ BotLevel = Literal["random", "basic", "expert", "search", "learned"]
 By = Literal["player", "bot", "autoplay", "timeout"]
 LeaveReason = Literal["left", "grace"]
 """Why a seat is left: its player stood up (``left``), or was away past the grace period (``grace``)."""
-SeatLeftReason = Literal["left", "grace", "not_ready"]
-"""Why a seat was freed: a ``LeaveReason``, or between games not ready in time (``not_ready``)."""
+SeatLeftReason = Literal["left", "grace", "not_ready", "freed"]
+"""Why a seat was freed: a ``LeaveReason``, between games not ready in time (``not_ready``), or its
+absent player's seat freed by the table's creator (``freed``)."""
 FirstDrawerBy = Literal["flip", "previous_first"]
 TableStatus = Literal["waiting", "playing", "between", "finished"]
 
@@ -99,6 +100,9 @@ class TableSettings(Request):
     turn_seconds: float = Field(20.0, ge=0.5, le=600, description="turn timer; on expiry 托管 plays")
     bot_level: BotLevel = Field("expert", description="the bot that fills empty seats")
     games: int | None = Field(None, ge=1, le=1000, description="games to play; null: endless")
+    rated: bool = Field(
+        False, description="ratings move after each finished game with at least two human seats"
+    )
 
 
 class Auth(Request):
@@ -226,6 +230,42 @@ class FillBots(Request):
     table: TableId
 
 
+class QuickPlay(Request):
+    """快速开始: wait in the queue until four compatible players are seated together at a new rated
+    table (``queue`` messages say how many wait). ``null`` preferences mean "any"; four players are
+    compatible when their non-null wishes agree. Joining again keeps your place in line."""
+
+    type: Literal["quick_play"]
+    id: ClientId
+    turn_seconds: int | None = Field(None, ge=5, le=120, description="the turn timer you want")
+    games: int | None = Field(None, ge=1, le=16, description="the number of games you want")
+
+
+class LeaveQueue(Request):
+    """Leave the quick-play queue (answered even when you were not in it); you are never seated after."""
+
+    type: Literal["leave_queue"]
+    id: ClientId
+
+
+class QueueBots(Request):
+    """After waiting ``bots_in`` seconds (see ``queue``): sit now, with the compatible players who
+    wait and bots in the empty seats."""
+
+    type: Literal["queue_bots"]
+    id: ClientId
+
+
+class FreeSeat(Request):
+    """Creator only, not during a game: free the seat of an absent player (not connected and not
+    ready) for someone else — not an escape, since no game is in progress."""
+
+    type: Literal["free_seat"]
+    id: ClientId
+    table: TableId
+    seat: Seat
+
+
 class UpdateSettings(Request):
     """Creator only, not during a game: replace the table's settings."""
 
@@ -249,7 +289,11 @@ ClientMessage = Annotated[
     | Pass
     | Autoplay
     | FillBots
-    | UpdateSettings,
+    | FreeSeat
+    | UpdateSettings
+    | QuickPlay
+    | LeaveQueue
+    | QueueBots,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES: dict[str, type[Message]] = {
@@ -268,7 +312,11 @@ CLIENT_TYPES: dict[str, type[Message]] = {
         Pass,
         Autoplay,
         FillBots,
+        FreeSeat,
         UpdateSettings,
+        QuickPlay,
+        LeaveQueue,
+        QueueBots,
     )
 }
 
@@ -287,6 +335,12 @@ class PlayerRef(Message):
     id: str | None
     nickname: str
     bot: str | None = None
+    rating: int | None = Field(
+        None, description="the shown rating when they sat (a bot's fixed one); null if never rated"
+    )
+    escape_rate: float | None = Field(
+        None, description="escapes (R35) per game played, 0..1, when they sat; null before a first game"
+    )
 
 
 class SeatState(Message):
@@ -518,6 +572,27 @@ AnyEvent = (
 TableEvent = Annotated[AnyEvent, Field(discriminator="kind")]
 
 
+class QueueStatus(Message):
+    """Your place in the quick-play queue, sent when it changes (someone joins or leaves, you are
+    seated). Counts only: who waits is never sent."""
+
+    type: Literal["queue"]
+    status: Literal["waiting", "seated", "left"]
+    waiting: int = Field(description="players in the queue now (you included while you wait)")
+    waited: float = Field(description="seconds you have waited so far")
+    bots_in: float | None = Field(
+        description="seconds until you may fill the empty seats with bots (queue_bots); 0: now; "
+        "null when not waiting"
+    )
+    delay: float = Field(description="seconds before you can be seated, for recent escapes (fair play)")
+    escapes: int = Field(description="your escapes (R35) counted for the delay")
+    reason: Literal["escapes"] | None = Field(description="why you wait longer, if you do")
+    turn_seconds: int | None = Field(description="your preferences (null: any)")
+    games: int | None
+    table: TableId | None = Field(description="seated: the new table (you are subscribed to it)")
+    seat: Seat | None
+
+
 class SeatRef(Message):
     table: TableId
     seat: Seat
@@ -596,7 +671,9 @@ class Snapshot(Message):
     state: TableState
 
 
-ServerMessage = Annotated[Welcome | Ack | Error | Event | Snapshot, Field(discriminator="type")]
+ServerMessage = Annotated[
+    Welcome | Ack | Error | Event | Snapshot | QueueStatus, Field(discriminator="type")
+]
 
 CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
@@ -774,6 +851,78 @@ class ReplayError(Message):
     limit: int | None = Field(None, description="too_large: the largest record accepted, in bytes")
 
 
+class RatingInfo(Message):
+    """A rating (openskill's μ and σ); ``shown`` = max(0, round((μ − 3σ) × 60)), what players see."""
+
+    mu: float
+    sigma: float
+    shown: int
+    games: int | None = Field(None, description="rated games that moved it")
+
+
+class RatingPoint(Message):
+    mu: float
+    sigma: float
+    shown: int
+    at: float = Field(description="UNIX time of the rated game")
+
+
+class ModeResults(Message):
+    """Results in one mode and role: won / lost / drawn by the seat's score, and each outcome (R32–R35)."""
+
+    games: int = 0
+    won: int = 0
+    lost: int = 0
+    drawn: int = 0
+    outcomes: dict[str, int] = Field(default_factory=dict)
+
+
+class ProfileGame(Message):
+    game_id: int
+    table: str
+    game_no: int
+    seat: Seat
+    delta: int
+    outcome: str
+    finished_at: float | None
+
+
+class Profile(Message):
+    """``GET /api/players/{id}/profile``: a player's rating, its history, and their results."""
+
+    id: str
+    nickname: str
+    registered: bool
+    rating: RatingInfo | None = Field(description="null before a first rated game")
+    history: list[RatingPoint] = Field(description="the rating after each rated game, oldest first")
+    games: int = Field(description="games played (finished or escaped), rated or not")
+    upstream_rate: float | None = Field(description="share of games finished first (上游, R32); null: none")
+    escapes: int
+    escape_rate: float | None = Field(description="escapes (R35) per game; null before a first game")
+    modes: dict[str, ModeResults] = Field(
+        description='"2v2"; "1v3 alone" (as the 双牛鬼 seat, R10); "1v3 three" (against it)'
+    )
+    recent: list[ProfileGame] = Field(description="the last games the asker may see (each has a replay)")
+
+
+class LeaderboardRow(Message):
+    id: str
+    nickname: str
+    games: int
+    total: int | None = Field(None, description="by points: the sum of the ledger (R36 across tables)")
+    mu: float | None = None
+    sigma: float | None = None
+    shown: int | None = Field(None, description="by rating: the shown rating")
+
+
+class Leaderboard(Message):
+    """``GET /api/leaderboard?by=points|rating``: by rating lists players with ``min_games`` rated games."""
+
+    by: Literal["points", "rating"]
+    min_games: int | None = None
+    players: list[LeaderboardRow]
+
+
 # ---- the document -------------------------------------------------------------------------------
 
 BEGIN = "<!-- BEGIN GENERATED SCHEMAS: python -m niugui.server.protocol docs/protocol.md -->"
@@ -796,6 +945,8 @@ def schemas_markdown() -> str:
                 "SessionResponse": SessionResponse.model_json_schema(),
                 "Replay": Replay.model_json_schema(by_alias=True),
                 "ReplayError": ReplayError.model_json_schema(),
+                "Profile": Profile.model_json_schema(),
+                "Leaderboard": Leaderboard.model_json_schema(),
             },
         ),
     ]

@@ -18,6 +18,9 @@ from typing import Any, Protocol
 import sqlalchemy as sa
 from sqlalchemy.engine import Connection, Engine
 
+from niugui.game import Result
+from niugui.ratings import BOT_RATINGS, Rating, rate_game
+
 from .protocol import AnyEvent, EvDeal, EvGameOver
 
 metadata = sa.MetaData()
@@ -50,6 +53,8 @@ tables = sa.Table(
     sa.Column("last_seq", sa.Integer, nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
     sa.Column("updated_at", sa.Float, nullable=False),
+    # the fencing token of the table's owner (a cluster's lease, niugui/server/cluster); 0 for one process
+    sa.Column("fence", sa.BigInteger, nullable=False, server_default="0"),
 )
 table_events = sa.Table(
     "table_events",
@@ -90,6 +95,35 @@ ledger = sa.Table(
     sa.Column("outcome", sa.String(16), nullable=False),
     sa.Column("created_at", sa.Float, nullable=False),
 )
+ratings = sa.Table(
+    "ratings",
+    metadata,
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("games", sa.Integer, nullable=False),
+    sa.Column("updated_at", sa.Float, nullable=False),
+)
+rating_history = sa.Table(
+    "rating_history",
+    metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False, index=True),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("mu", sa.Float, nullable=False),
+    sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+
+@dataclass(frozen=True)
+class RatedGame:
+    """A rated game's end (a rated table, at least two human seats): its result and who sat in each
+    seat — an account id for a person, a bot's level for a bot (``BOT_RATINGS``)."""
+
+    result: Result
+    accounts: tuple[str | None, ...]
+    bots: tuple[str | None, ...]
 
 
 @dataclass(frozen=True)
@@ -153,13 +187,18 @@ class Write:
     record: dict[str, Any] | None = None
     """A game's end: its record (RECORD.md) ..."""
     entries: Sequence[LedgerEntry] = ()
-    """... and its ledger entries."""
+    """... and its ledger entries ..."""
+    rated: RatedGame | None = None
+    """... and, at a rated table, the ratings it moves (in the same transaction)."""
     creator: str | None = None
     """A table's first event: the new table's creator ..."""
     code: str | None = None
     """... and join code."""
     payload: str = ""
     """Set by :meth:`Store.write`: the event's JSON as stored (and sent)."""
+    fence: int = 0
+    """The writer's fencing token (a cluster node's lease on the table): refused when the table's
+    owner has a newer one. 0 in one process, where nobody else writes."""
 
 
 @dataclass(frozen=True)
@@ -240,10 +279,15 @@ class Store:
             if max_age is not None and used < now - max_age:
                 c.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
                 return None
-            if now - used > 3600:
-                c.execute(
-                    sessions.update().where(sessions.c.token_hash == token_hash).values(last_used_at=now)
-                )
+        if now - used > 3600:
+            try:
+                with self._tx() as c:
+                    c.execute(
+                        sessions.update().where(sessions.c.token_hash == token_hash).values(last_used_at=now)
+                    )
+            except sa.exc.OperationalError as error:  # a locked database: refresh it next time
+                if not is_locked(error):
+                    raise
         return AccountRow(row.id, row.nickname, row.username)
 
     def end_session(self, token_hash: str) -> str | None:
@@ -315,6 +359,21 @@ class Store:
             query = query.where(tables.c.status != "finished")
         with self._tx() as c:
             return [row.id for row in c.execute(query)]
+
+    def claim(self, table_id: str, fence: int) -> bool:
+        """Raise a table's fencing token to ``fence`` (a cluster node took it over): from now on
+        writes with an older token are refused. False if the table has a newer one (or none)."""
+        with self._tx() as c:
+            query = tables.update().where(tables.c.id == table_id, tables.c.fence < fence)
+            return (c.execute(query.values(fence=fence)).rowcount or 0) == 1
+
+    def table_of_code(self, code: str) -> str | None:
+        """The unfinished table with this join code (a cluster node asked for one it does not hold)."""
+        with self._tx() as c:
+            found = c.execute(
+                sa.select(tables.c.id).where(tables.c.code == code, tables.c.status != "finished")
+            ).scalar()
+        return None if found is None else str(found)
 
     def table_row(self, table_id: str) -> dict[str, Any] | None:
         with self._tx() as c:
@@ -405,12 +464,110 @@ class Store:
                 for r in c.execute(query)
             ]
 
+    # ---- ratings, profiles, fair play (docs/community.md) ------------------------------------------
+
+    def rating(self, account_id: str) -> tuple[Rating, int] | None:
+        """An account's rating and how many rated games moved it; None before its first."""
+        with self._tx() as c:
+            row = c.execute(sa.select(ratings).where(ratings.c.account_id == account_id)).first()
+        return None if row is None else (Rating(row.mu, row.sigma), int(row.games))
+
+    def player_card(self, account_id: str, window: int) -> PlayerCard:
+        """What a seat shows of its player, and what quick play's fair-play rule reads."""
+        escaped = (ledger.c.outcome == "escape") & (ledger.c.delta < 0)
+        with self._tx() as c:
+            games_played, escapes = c.execute(
+                sa.select(
+                    sa.func.count(ledger.c.id),
+                    sa.func.coalesce(sa.func.sum(sa.case((escaped, 1), else_=0)), 0),
+                ).where(ledger.c.account_id == account_id)
+            ).one()
+            last = (
+                sa.select(sa.case((escaped, 1), else_=0).label("escaped"))
+                .where(ledger.c.account_id == account_id)
+                .order_by(ledger.c.id.desc())
+                .limit(window)
+                .subquery()
+            )
+            recent = c.execute(sa.select(sa.func.coalesce(sa.func.sum(last.c.escaped), 0))).scalar_one()
+            row = c.execute(sa.select(ratings).where(ratings.c.account_id == account_id)).first()
+        return PlayerCard(
+            rating=None if row is None else Rating(row.mu, row.sigma).shown,
+            escape_rate=None if not games_played else escapes / games_played,
+            recent_escapes=int(recent),
+            games=int(games_played),
+            escapes=int(escapes),
+        )
+
+    def rating_leaderboard(self, limit: int, min_games: int) -> list[dict[str, Any]]:
+        """Accounts by shown rating (μ − 3σ), those with at least ``min_games`` rated games."""
+        conservative = (ratings.c.mu - 3 * ratings.c.sigma).label("conservative")
+        query = (
+            sa.select(accounts.c.id, accounts.c.nickname, ratings.c.mu, ratings.c.sigma, ratings.c.games)
+            .join(ratings, ratings.c.account_id == accounts.c.id)
+            .where(ratings.c.games >= min_games)
+            .order_by(conservative.desc(), ratings.c.games.desc(), accounts.c.id)
+            .limit(limit)
+        )
+        with self._tx() as c:
+            return [
+                {"id": r.id, "nickname": r.nickname, "games": int(r.games), **Rating(r.mu, r.sigma).to_dict()}
+                for r in c.execute(query)
+            ]
+
+    def rating_history(self, account_id: str, limit: int = 500) -> list[dict[str, Any]]:
+        """An account's rating after each of its last ``limit`` rated games, oldest first."""
+        query = (
+            sa.select(rating_history.c.mu, rating_history.c.sigma, rating_history.c.created_at)
+            .where(rating_history.c.account_id == account_id)
+            .order_by(rating_history.c.id.desc())
+            .limit(limit)
+        )
+        with self._tx() as c:
+            rows = c.execute(query).all()
+        return [{**Rating(r.mu, r.sigma).to_dict(), "at": r.created_at} for r in reversed(rows)]
+
+    def results_of(self, account_id: str, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
+        """(seat, result) of an account's last ``limit`` finished games, newest first."""
+        query = (
+            sa.select(ledger.c.seat, games.c.result)
+            .join(games, games.c.id == ledger.c.game_id)
+            .where(ledger.c.account_id == account_id, games.c.result.is_not(None))
+            .order_by(ledger.c.id.desc())
+            .limit(limit)
+        )
+        with self._tx() as c:
+            return [(int(r.seat), json.loads(r.result)) for r in c.execute(query)]
+
+
+@dataclass(frozen=True)
+class PlayerCard:
+    """A player as a seat shows them (their rating, their escape rate) and as fair play counts them."""
+
+    rating: int | None = None
+    """The shown rating, None before a first rated game."""
+    escape_rate: float | None = None
+    """Escapes (R35) per game played, None before a first game."""
+    recent_escapes: int = 0
+    """Escapes in their last ``escape_window`` games."""
+    games: int = 0
+    escapes: int = 0
+
 
 _INSERT_EVENT = table_events.insert()
 _BUMP_TABLE = (
     tables.update()
-    .where(tables.c.id == sa.bindparam("b_id"), tables.c.last_seq == sa.bindparam("b_prev"))
-    .values(last_seq=sa.bindparam("b_seq"), status=sa.bindparam("b_status"), updated_at=sa.bindparam("b_now"))
+    .where(
+        tables.c.id == sa.bindparam("b_id"),
+        tables.c.last_seq == sa.bindparam("b_prev"),
+        tables.c.fence <= sa.bindparam("b_fence"),
+    )
+    .values(
+        last_seq=sa.bindparam("b_seq"),
+        status=sa.bindparam("b_status"),
+        updated_at=sa.bindparam("b_now"),
+        fence=sa.bindparam("b_fence"),
+    )
 )
 """Appending events is the hot path (one per action at every table): these two statements run as
 executemany over a batch of many tables' events, compiled once per dialect (:class:`_Hot`)."""
@@ -459,6 +616,7 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
                     last_seq=0,
                     created_at=w.time,
                     updated_at=w.time,
+                    fence=w.fence,
                 )
             )
         if w.deal is not None:
@@ -478,7 +636,7 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
         )
         bump = bumps.get(w.table_id)
         if bump is None:
-            bumps[w.table_id] = {"b_id": w.table_id, "b_prev": w.seq - 1, "b_seq": w.seq}
+            bumps[w.table_id] = {"b_id": w.table_id, "b_prev": w.seq - 1, "b_seq": w.seq, "b_fence": w.fence}
         elif w.seq != bump["b_seq"] + 1:
             raise RuntimeError(f"table {w.table_id}: event {w.seq} does not follow {bump['b_seq']}")
         bump = bumps[w.table_id]
@@ -502,7 +660,12 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
     finally:
         cursor.close()
     if updated != len(params):
-        raise RuntimeError("a table's events do not follow its stored sequence")
+        raise StaleWrite("a table's events do not follow its stored sequence, or its owner changed")
+
+
+class StaleWrite(RuntimeError):
+    """Refused: the events do not follow the stored ones (non-contiguous ``seq``), or the writer's
+    fencing token is older than the table's (a cluster node that lost its lease)."""
 
 
 def _insert_game(c: Connection, table_id: str, deal: DealData, now: float) -> int:
@@ -531,6 +694,8 @@ def _finish_game(c: Connection, w: Write, record: dict[str, Any]) -> None:
         .where(games.c.id == game_id)
         .values(status="over", result=_dump(record["result"]), record=_dump(record), finished_at=w.time)
     )
+    if w.rated is not None:
+        _rate(c, w.rated, game_id, w.time)
     if w.entries:
         outcome = record["result"]["outcome"]
         c.execute(
@@ -548,6 +713,40 @@ def _finish_game(c: Connection, w: Write, record: dict[str, Any]) -> None:
                 }
                 for e in w.entries
             ],
+        )
+
+
+def _rate(c: Connection, game: RatedGame, game_id: int, now: float) -> None:
+    """Move the ratings of a rated game's people (niugui.ratings: teams from R10, ranks from R32–R34,
+    an escape the worst result); bots keep their published ratings. One history row per moved rating."""
+    people = [a for a in game.accounts if a is not None]
+    stored = {
+        r.account_id: r for r in c.execute(sa.select(ratings).where(ratings.c.account_id.in_(people))).all()
+    }
+    before: list[Rating] = []
+    for account, bot in zip(game.accounts, game.bots, strict=True):
+        row = stored.get(account) if account is not None else None
+        if account is None:
+            before.append(BOT_RATINGS.get(bot or "", Rating()))
+        else:
+            before.append(Rating() if row is None else Rating(row.mu, row.sigma))
+    after = rate_game(game.result, before, [a is None for a in game.accounts])
+    for account, old, new in zip(game.accounts, before, after, strict=True):
+        if account is None or new is old:
+            continue  # a bot, or a seat an escape of another did not move (R35)
+        values = {"mu": new.mu, "sigma": new.sigma, "updated_at": now}
+        if account in stored:
+            c.execute(
+                ratings.update()
+                .where(ratings.c.account_id == account)
+                .values(games=ratings.c.games + 1, **values)
+            )
+        else:
+            c.execute(ratings.insert().values(account_id=account, games=1, **values))
+        c.execute(
+            rating_history.insert().values(
+                account_id=account, game_id=game_id, mu=new.mu, sigma=new.sigma, created_at=now
+            )
         )
 
 
@@ -570,10 +769,23 @@ def _dump(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
+BUSY_TIMEOUT_MS = 1000
+"""How long one SQLite statement waits for another process's write lock before it fails as locked:
+short, because the event writer retries (:func:`is_locked`) and nothing on the event loop waits."""
+
+
+def is_locked(error: BaseException) -> bool:
+    """Did ``error`` come from a database that another connection holds locked (SQLite's "database
+    is locked"/"busy")? Such a failure is transient: the same write succeeds once the lock is gone."""
+    cause = getattr(error, "orig", error)
+    text = str(cause).lower()
+    return isinstance(error, sa.exc.OperationalError) and ("locked" in text or "busy" in text)
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # a killed process loses no committed transaction
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     cursor.close()

@@ -14,15 +14,22 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
+import time
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from prometheus_client import Counter
 from sqlalchemy.engine import Connection
 
 from . import logs
-from .store import Store, Write
+from .store import Store, Write, is_locked
 
 Done = Callable[[BaseException | None], None]
+LOCKED_PAUSE, LOCKED_PAUSE_MAX = 0.05, 1.0
+"""Seconds the writer waits before trying a locked database again (doubling up to the maximum), on
+top of the store's own busy timeout."""
+CLOSING_PATIENCE = 10.0
+"""Seconds a closing writer keeps trying a locked database before it gives the write up."""
 SWITCH_INTERVAL = 0.0005
 """Seconds the interpreter lets one thread run before another waiting for the GIL gets it."""
 
@@ -56,7 +63,10 @@ class InlineWriter:
 class Writer:
     """A writer thread with group commit; ``done`` callbacks run on ``loop``."""
 
-    def __init__(self, store: Store, loop: asyncio.AbstractEventLoop) -> None:
+    def __init__(
+        self, store: Store, loop: asyncio.AbstractEventLoop, locked_retries: Counter | None = None
+    ) -> None:
+        """``locked_retries``: a metric counting the writes tried again because the database was locked."""
         self.store = store
         self.loop = loop
         self._waiting: list[tuple[Sequence[Write], Done]] = []
@@ -65,6 +75,8 @@ class Writer:
         self._connection: Connection | None = None  # kept open: no pool checkout per transaction
         self.batches = 0
         """Transactions so far (for benchmarks: events per transaction)."""
+        self.locked_retries = 0
+        self.locked_retries_metric = locked_retries
         # The writer needs the GIL for a moment per batch; by default a busy event loop would hold
         # it for up to 5 ms before handing over, and every table waiting on that batch with it.
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
@@ -123,6 +135,30 @@ class Writer:
         return results
 
     def _write(self, writes: Sequence[Write]) -> None:
+        """Store ``writes`` in one transaction; while another process holds the database locked,
+        wait and try again (the tables waiting on it wait too; nothing is refused or lost), except
+        that once the writer is closing it gives up after :data:`CLOSING_PATIENCE` seconds."""
+        pause, gave_up_at = LOCKED_PAUSE, None
+        while True:
+            try:
+                self._write_once(writes)
+                return
+            except Exception as error:
+                if not is_locked(error):
+                    raise
+                if self._closing:
+                    gave_up_at = gave_up_at or time.monotonic() + CLOSING_PATIENCE
+                    if time.monotonic() > gave_up_at:
+                        raise
+                self.locked_retries += 1
+                if self.locked_retries_metric is not None:
+                    self.locked_retries_metric.inc()
+                if pause == LOCKED_PAUSE:  # once per stall
+                    logs.warning("the database is locked by another connection; the writer waits")
+                time.sleep(pause)
+                pause = min(2 * pause, LOCKED_PAUSE_MAX)
+
+    def _write_once(self, writes: Sequence[Write]) -> None:
         if self._connection is None:
             self._connection = self.store.engine.connect()
         try:

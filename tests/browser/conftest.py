@@ -103,12 +103,13 @@ def _wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 30.0
 
 
 @contextlib.contextmanager
-def run_server(data: Path, bot_delay: float) -> Iterator[str]:
-    """A real ``niugui serve`` on a free loopback port with its data in ``data``; yields its URL."""
+def run_server(data: Path, bot_delay: float, *options: str) -> Iterator[str]:
+    """A real ``niugui serve`` on a free loopback port with its data in ``data`` (and ``options``);
+    yields its URL."""
     port = free_port()
     cmd = [
         sys.executable, "-m", "niugui.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
-        "--data", str(data), "--bot-delay", str(bot_delay),
+        "--data", str(data), "--bot-delay", str(bot_delay), *options,
     ]
     with open(data / "server.log", "wb") as log:
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)

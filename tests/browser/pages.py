@@ -42,6 +42,21 @@ CARDS_JS = """() => ({
 })"""
 
 
+def assert_no_foreign_cards(record: dict[str, Any], checks: list[tuple[int, int, list[str]]]) -> None:
+    """Each check (seat, actions so far, card codes in that seat's DOM) shows no card of another
+    seat's hand that had not been played by then (R11, R12); ``record``: the game's record."""
+    from niugui import Game
+
+    game = Game.from_record(record)
+    dealt = [{str(c) for c in game.dealt(seat)} for seat in range(4)]
+    played: list[set[str]] = [set()]
+    for action in record["actions"]:
+        played.append(played[-1] | set(action.get("play", [])))
+    for seat, count, cards in checks:
+        foreign = set(cards) - dealt[seat] - played[count]
+        assert not foreign, f"seat {seat} saw {sorted(foreign)} of other hands after {count} actions"
+
+
 def take_nickname(page: Any, url: str, name: str) -> None:
     page.goto(url + "/")
     page.fill("input[name=nickname]", name)

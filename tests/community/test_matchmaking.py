@@ -92,11 +92,29 @@ def test_R35_escapes_delay_a_player_and_delayed_players_meet_first() -> None:
 
 def test_a_waiting_player_may_take_bots_after_the_wait() -> None:
     queue = Queue()
-    queue.join(Ticket("a", joined_at=0.0, ready_at=0.0))
+    queue.join(Ticket("a", joined_at=0.0))
     queue.join(Ticket("p", joined_at=0.0, ready_at=50.0))
-    assert queue.take("p", now=10.0) is None and "p" in queue
-    ticket = queue.take("a", now=31.0)
-    assert ticket is not None and ticket.account_id == "a" and "a" not in queue
+    queue.join(Ticket("t", joined_at=1.0, preferences=Preferences(turn_seconds=30)))
+    queue.join(Ticket("b", joined_at=2.0, preferences=Preferences(turn_seconds=20)))
+    queue.join(Ticket("c", joined_at=3.0))
+    queue.join(Ticket("d", joined_at=4.0))
+    assert queue.take_with_bots("a", now=29.0, wait=30.0) is None and "a" in queue  # not yet
+    assert queue.take_with_bots("p", now=40.0, wait=30.0) is None  # its fair-play delay runs to 50
+    taken = queue.take_with_bots("a", now=31.0, wait=30.0)
+    assert taken is not None
+    group, prefs = taken
+    # the oldest compatible ready players join (t's timer conflicts with b's once b is in)
+    assert [t.account_id for t in group] == ["a", "t", "c"] and prefs == Preferences(turn_seconds=30)
+    assert sorted(queue.tickets) == ["b", "d", "p"]
+
+
+def test_a_delayed_player_taking_bots_takes_only_other_delayed_players() -> None:
+    queue = Queue()
+    queue.join(Ticket("x", joined_at=0.0, ready_at=60.0))
+    queue.join(Ticket("a", joined_at=1.0))
+    queue.join(Ticket("y", joined_at=2.0, ready_at=10.0))
+    taken = queue.take_with_bots("x", now=90.0, wait=30.0)
+    assert taken is not None and [t.account_id for t in taken[0]] == ["x", "y"]
 
 
 def test_joining_again_keeps_the_place_in_line() -> None:

@@ -11,7 +11,7 @@ import pytest
 from table_harness import FakeClient, Rig, client, rig, weakest
 
 from niugui.server.protocol import EvGameOver, TableSettings
-from niugui.server.tables import Table
+from niugui.server.tables import Fault, Table
 
 
 def seated_table(r: Rig, humans: int = 4, **settings: Any) -> tuple[Table, list[FakeClient]]:
@@ -221,3 +221,35 @@ def test_getting_ready_in_time_keeps_the_seat_and_a_restart_keeps_the_remaining_
     r.clock.advance(31.0)  # past the old ready deadline (the game waits on a human's 60 s turn by then)
     assert all(slot.player is not None for slot in table.state.seats)
     assert not [m for m in clients[0].messages if m["type"] == "event" and m["event"]["kind"] == "seat_left"]
+
+
+def test_the_creator_frees_the_seat_of_an_absent_player_between_games(tmp_path: Path) -> None:
+    """Issue 15, finding 13: the creator need not wait for the ready timeout to free the seat of a
+    player who went away — between games only (during one, leaving is an escape, R35, and only the
+    player's own choice), only a human's seat, and only while that player is absent (not connected,
+    not ready). ``seat_left`` with reason ``freed``; the scores stay."""
+    r = rig(tmp_path, ready_seconds=600.0)
+    table, clients = seated_table(r, humans=2)
+
+    def refused(who: FakeClient, seat: int) -> str:
+        with pytest.raises(Fault) as fault:
+            r.call(table.free_seat, who, seat)
+        return fault.value.code
+
+    assert refused(clients[0], 1) == "bad_state"  # a game is in progress
+    play_out(r, table, clients)
+    assert table.state.status == "between"
+    totals = list(table.state.series.totals)
+    assert refused(clients[0], 1) == "bad_state"  # still connected: here, just not ready yet
+    r.hub.disconnect(clients[1])
+    assert not table.state.seats[1].online
+    assert refused(clients[1], 0) == "forbidden"  # not the creator
+    assert refused(clients[0], 0) == "bad_state"  # the creator's own seat: stand up instead
+    assert refused(clients[0], 2) == "bad_state"  # a bot's seat
+    r.call(table.free_seat, clients[0], 1)
+    assert table.state.seats[1].player is None
+    events = [m["event"] for m in clients[0].messages if m["type"] == "event"]
+    assert events[-1] == {"kind": "seat_left", "seat": 1, "reason": "freed"}
+    assert table.state.series.totals == totals and table.state.status == "between"
+    rebuilt = r.hub._rebuild(table.id).state  # the event replays after a restart
+    assert rebuilt.seats[1].player is None

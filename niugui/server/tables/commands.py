@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from niugui import fairness
 from niugui.cards import Card, cards_of
 from niugui.game import Game, IllegalMove
+from niugui.ratings import BOT_RATINGS
 from niugui.record import PlayerRef as Seated
 from niugui.record import new_meta, record_of_game
 
@@ -54,7 +55,7 @@ from ..protocol import (
     Reveal,
     TableSettings,
 )
-from ..store import LedgerEntry
+from ..store import LedgerEntry, PlayerCard, RatedGame
 from .state import Deal, TableState, status_after
 
 
@@ -73,6 +74,7 @@ class Finish:
 
     record: dict[str, Any]
     entries: list[LedgerEntry]
+    rated: RatedGame | None = None
 
 
 @dataclass(slots=True)
@@ -123,7 +125,9 @@ def steps(*events: AnyEvent) -> list[Step]:
 # ---- seats -------------------------------------------------------------------------------------------
 
 
-def sit(state: TableState, account_id: str, nickname: str, seat: int | None) -> tuple[int, list[Step]]:
+def sit(
+    state: TableState, account_id: str, nickname: str, seat: int | None, card: PlayerCard | None = None
+) -> tuple[int, list[Step]]:
     if state.status == "finished":
         raise Fault("bad_state", "this table has finished its games")
     if state.seat_of(account_id) is not None:
@@ -137,8 +141,37 @@ def sit(state: TableState, account_id: str, nickname: str, seat: int | None) -> 
         seat = free[0]
     elif state.seats[seat].player is not None:
         raise Fault("seat_taken", f"seat {seat} is taken")
-    player = PlayerRef(id=account_id, nickname=nickname, bot=None)
-    return seat, steps(EvSeatTaken(kind="seat_taken", seat=seat, player=player))
+    return seat, steps(EvSeatTaken(kind="seat_taken", seat=seat, player=person(account_id, nickname, card)))
+
+
+def person(account_id: str, nickname: str, card: PlayerCard | None) -> PlayerRef:
+    """A person in a seat, with what the others see of them (their rating and escape rate)."""
+    if card is None:
+        return PlayerRef(id=account_id, nickname=nickname, bot=None)
+    rate = None if card.escape_rate is None else round(card.escape_rate, 3)
+    return PlayerRef(id=account_id, nickname=nickname, bot=None, rating=card.rating, escape_rate=rate)
+
+
+def bot(level: str, seat: int) -> PlayerRef:
+    """A bot in a seat, with its level's fixed, published rating."""
+    return PlayerRef(id=None, nickname=f"{level} bot {seat}", bot=level, rating=BOT_RATINGS[level].shown)
+
+
+def seat_group(
+    state: TableState, people: Sequence[tuple[str, str, PlayerCard | None]], level: str | None
+) -> list[Step]:
+    """Quick play: seat ``people`` (account id, nickname, card) in the first free seats of a new
+    table, and bots of ``level`` in the seats left (none when ``level`` is None)."""
+    free = [n for n, slot in enumerate(state.seats) if slot.player is None]
+    if state.status != "waiting" or len(free) < len(people):
+        raise Fault("bad_state", "this table cannot take the group")
+    events: list[AnyEvent] = []
+    for seat, (account_id, nickname, card) in zip(free, people, strict=False):
+        events.append(EvSeatTaken(kind="seat_taken", seat=seat, player=person(account_id, nickname, card)))
+    if level is not None:
+        for seat in free[len(people) :]:
+            events.append(EvSeatTaken(kind="seat_taken", seat=seat, player=bot(level, seat)))
+    return steps(*events)
 
 
 def seated(state: TableState, account_id: str) -> int:
@@ -171,13 +204,28 @@ def fill_bots(state: TableState, account_id: str) -> list[Step]:
     level = state.settings.bot_level
     return steps(
         *(
-            EvSeatTaken(
-                kind="seat_taken", seat=n, player=PlayerRef(id=None, nickname=f"{level} bot {n}", bot=level)
-            )
+            EvSeatTaken(kind="seat_taken", seat=n, player=bot(level, n))
             for n, slot in enumerate(state.seats)
             if slot.player is None
         )
     )
+
+
+def free_seat(state: TableState, account_id: str, seat: int) -> list[Step]:
+    """The creator frees the seat of an absent player between games (or before the first), so that
+    a table is not held by someone who went away; ``seat_left`` with reason ``freed``."""
+    if account_id != state.creator:
+        raise Fault("forbidden", "only the table's creator can free a seat")
+    if state.status in ("playing", "finished"):
+        raise Fault("bad_state", f"the table is {state.status}")
+    slot = state.seats[seat]
+    if not slot.human:
+        raise Fault("bad_state", "no player holds that seat")
+    if slot.account_id == account_id:
+        raise Fault("bad_state", "that is your own seat; stand up instead")
+    if slot.online or slot.ready:
+        raise Fault("bad_state", "that player is here (connected or ready); only an absent seat can be freed")
+    return steps(EvSeatLeft(kind="seat_left", seat=seat, reason="freed"))
 
 
 def update_settings(state: TableState, account_id: str, settings: TableSettings) -> list[Step]:
@@ -358,6 +406,20 @@ def start_game(state: TableState, dealer: Dealer, now: float) -> list[Step]:
     return result
 
 
+def rated_game(state: TableState) -> RatedGame | None:
+    """What a finished game moves in the ratings: at a rated table, with at least two human seats
+    (one person against bots alone is not rated, so nobody farms a rating from bots)."""
+    game = state.game
+    people = [p for p in state.players if p is not None and p.bot is None and p.id is not None]
+    if not state.settings.rated or game is None or game.result is None or len(people) < 2:
+        return None
+    return RatedGame(
+        game.result,
+        tuple(None if p is None or p.bot is not None else p.id for p in state.players),
+        tuple(None if p is None else p.bot for p in state.players),
+    )
+
+
 def finish_game(state: TableState, leaving: Mapping[int, LeaveReason], now: float) -> list[Step]:
     """A game that is over: its ``game_over`` (record, ledger, the deal revealed), the seats that
     leave with it, and ``table_finished`` after the table's last game."""
@@ -389,7 +451,7 @@ def finish_game(state: TableState, leaving: Mapping[int, LeaveReason], now: floa
         totals=totals,
         reveal=reveal,
     )
-    done = [Step(over, finish=Finish(record, entries))]
+    done = [Step(over, finish=Finish(record, entries, rated_game(state)))]
     for seat, reason in sorted(leaving.items()):
         if state.seats[seat].player is not None:
             done.append(Step(EvSeatLeft(kind="seat_left", seat=seat, reason=reason)))

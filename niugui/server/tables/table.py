@@ -37,7 +37,7 @@ from ..protocol import (
     TableData,
     TableSettings,
 )
-from ..store import Write
+from ..store import PlayerCard, Write
 from ..writer import EventWriter
 from . import commands
 from .bots import BotRunner, Bots
@@ -162,16 +162,24 @@ class Table:
 
         self._submit(job, reply)
 
-    def sit(self, client: Client, seat: int | None, reply: Reply) -> None:
+    def sit(self, client: Client, seat: int | None, reply: Reply, card: PlayerCard | None = None) -> None:
+        """Take a seat; ``card``: what the other seats are shown of the player (rating, escape rate)."""
+
         def job() -> Outcome:
             state = self.state
-            taken, todo = commands.sit(state, client.account_id, client.nickname, seat)
+            taken, todo = commands.sit(state, client.account_id, client.nickname, seat, card)
             if client not in self.fanout.subscribers:
                 self.fanout.subscribers[client] = None
                 client.send(self.fanout.snapshot(state, None))
             return Outcome(todo, SeatData(seat=taken))
 
         self._submit(job, reply)
+
+    def seat_group(
+        self, people: Sequence[tuple[str, str, PlayerCard | None]], level: str | None, reply: Reply
+    ) -> None:
+        """Quick play: seat a matched group (and bots of ``level`` in the seats left)."""
+        self._submit(lambda: Outcome(commands.seat_group(self.state, people, level)), reply)
 
     def stand(self, client: Client, reply: Reply) -> None:
         def job() -> Outcome:
@@ -201,6 +209,9 @@ class Table:
 
     def fill_bots(self, client: Client, reply: Reply) -> None:
         self._submit(lambda: Outcome(commands.fill_bots(self.state, client.account_id)), reply)
+
+    def free_seat(self, client: Client, seat: int, reply: Reply) -> None:
+        self._submit(lambda: Outcome(commands.free_seat(self.state, client.account_id, seat)), reply)
 
     def update_settings(self, client: Client, settings: TableSettings, reply: Reply) -> None:
         def job() -> Outcome:
@@ -304,6 +315,7 @@ class Table:
                     deal=step.deal,
                     record=None if step.finish is None else step.finish.record,
                     entries=() if step.finish is None else step.finish.entries,
+                    rated=None if step.finish is None else step.finish.rated,
                     creator=state.creator if created else None,
                     code=state.code if created else None,
                 )

@@ -6,6 +6,8 @@ import { historyScreen } from "./history.js";
 import { getLang, setLang, t } from "./i18n.js";
 import { LobbyScreen, signInPanel } from "./lobby.js";
 import { Connection, api, session, signOut } from "./net.js";
+import { leaderboardScreen, profileScreen } from "./profile.js";
+import { forgetQueue, onQueueMessage } from "./quickplay.js";
 import { ReplayScreen } from "./replay.js";
 import { TableScreen } from "./tablescreen.js";
 
@@ -30,6 +32,7 @@ function langButton() {
 
 function showStatus(status, info) {
   clearInterval(bannerTimer);
+  if (status === "offline" || status === "reconnecting") forgetQueue(); // the server let us go
   if (screen && screen.onStatus) screen.onStatus(status);
   banner.dataset.status = status;
   if (status === "online" || status === "idle") {
@@ -63,6 +66,10 @@ const conn = new Connection({
       session.saveAccount(msg.account);
       welcomeSeats = msg.seats || [];
       if (screen && screen.onWelcome) screen.onWelcome(msg);
+      return;
+    }
+    if (msg.type === "queue") {
+      onQueueMessage(msg, goTable);
       return;
     }
     if (screen && screen.onMessage) screen.onMessage(msg);
@@ -146,6 +153,20 @@ function route() {
     );
     return;
   }
+  if (parts[0] === "profile" || parts[0] === "leaderboard") {
+    const onPlayer = (id) => (location.hash = `#/profile/${encodeURIComponent(id)}`);
+    const onBack = () => (location.hash = "#/");
+    mount((root) => {
+      if (parts[0] === "leaderboard") leaderboardScreen(root, { onBack, onPlayer });
+      else {
+        const onReplay = (id) => (location.hash = `#/replay/${id}`);
+        const onLeaderboard = () => (location.hash = "#/leaderboard");
+        profileScreen(root, { playerId: parts[1] ? decodeURIComponent(parts[1]) : null, onBack, onReplay, onLeaderboard });
+      }
+      return null;
+    });
+    return;
+  }
   if (parts[0] === "history") {
     mount((root) => {
       historyScreen(root, {
@@ -165,6 +186,8 @@ function route() {
       onOpenTable: goTable,
       onHistory: () => (location.hash = "#/history"),
       onReplay: () => (location.hash = "#/replay"),
+      onLeaderboard: () => (location.hash = "#/leaderboard"),
+      onProfile: () => (location.hash = "#/profile"),
     });
     lobby.onWelcome = () => lobby.showSeats(welcomeSeats, goTable);
     if (welcomeSeats.length) lobby.showSeats(welcomeSeats, goTable);

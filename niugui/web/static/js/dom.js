@@ -19,3 +19,10 @@ export function button(cls, label, action, onClick) {
   if (onClick) b.addEventListener("click", onClick);
   return b;
 }
+
+/** An SVG element with attributes (charts): svgEl("circle", { cx: 4, cy: 4, r: 2 }). */
+export function svgEl(tag, attrs = {}) {
+  const node = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
+  return node;
+}

@@ -5,6 +5,8 @@ import { api, session } from "./net.js";
 import { botName } from "./table.js";
 import { cardElement } from "./cards.js";
 import { el } from "./dom.js";
+import { QuickPlayPanel } from "./quickplay.js";
+import { w } from "./words.js";
 
 function field(labelText, input) {
   const row = el("div", "row");
@@ -118,6 +120,7 @@ export class LobbyScreen {
 
   destroy() {
     clearInterval(this.timer);
+    if (this.quick) this.quick.destroy();
   }
 
   render() {
@@ -137,7 +140,9 @@ export class LobbyScreen {
     h2.append(hist, rep);
     who.append(h2);
     if (!account.username) who.append(this.registerBox());
-    this.root.append(who);
+    if (this.quick) this.quick.destroy();
+    this.quick = new QuickPlayPanel(this.h.conn, { onLeaderboard: this.h.onLeaderboard, onProfile: this.h.onProfile });
+    this.root.append(this.quick.root, who);
 
     const tablesPanel = el("div", "panel");
     const th = el("h2", "", t("open_tables"));
@@ -176,6 +181,7 @@ export class LobbyScreen {
       games.append(o);
     }
     const priv = input("checkbox", "private");
+    const rated = input("checkbox", "rated");
     const err = el("div", "error-text");
     const submit = el("button", "btn", t("create"));
     submit.type = "submit";
@@ -186,6 +192,7 @@ export class LobbyScreen {
       field(t("bot_level"), bots),
       field(t("games"), games),
       field(t("private"), priv),
+      field(w("rated"), rated),
       submit,
       err,
     );
@@ -198,6 +205,7 @@ export class LobbyScreen {
         turn_seconds: Number(timer.value) || 20,
         bot_level: bots.value,
         games: games.value ? Number(games.value) : null,
+        rated: rated.checked,
       };
       try {
         const ack = await this.h.conn.request("create_table", { settings });

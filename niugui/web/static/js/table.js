@@ -5,6 +5,7 @@ import { cardBack, cardElement, cardText, sortBySuit, sortCodes } from "./cards.
 import { getLang, t } from "./i18n.js";
 import { displayOrder, judgeSelection, noCardPlayed } from "./rules.js";
 import { el } from "./dom.js";
+import { seatStats } from "./words.js";
 
 const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise from you (R7)
 
@@ -168,6 +169,7 @@ export class TableView {
     box.append(avatar);
     const meta = el("div", "meta");
     meta.append(el("div", "name", s.seats && !p ? `${t("seat")} ${seat + 1} · ${t("empty_seat")}` : seatName(s, seat)));
+    if (p && !this.replay) meta.append(seatStats(p));
     if (view) {
       const count = el("div", "count");
       count.append(cardBack());

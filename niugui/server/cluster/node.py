@@ -1,0 +1,733 @@
+"""One node of a cluster: the hub's hooks that make the tables of every node one set.
+
+- **Ownership.** The node owns the tables whose lease it holds (:mod:`.lease`) and writes their
+  events with the lease's fencing token (:class:`FencedWriter`); a refused write, or a lease it could
+  not renew, and it drops the table at once. Every third of a lease it renews its leases, and adopts
+  the tables nobody holds (a dead node's): it raises the table's fencing token in the database, then
+  rebuilds the table from its stored events, so the dead owner can write nothing after that; the
+  timers re-arm from the stored deadlines (the remaining time, not a fresh turn).
+- **Forwarding.** A request for a table another node owns goes to that owner over the bus with the
+  connection's id; the owner serves it for a :class:`RemoteClient`, whose frames (the per-seat views
+  the owner built) and the answer go back to this node, in order, and this node hands them to the
+  connection. Each connection's frames are checked by ``seq`` here: a duplicate is dropped, a gap asks
+  the owner to replay (so a move of the table to another owner is seamless for the connection).
+- **Load.** Each node announces how many tables it owns; new tables go to the least loaded node.
+  The lobby merges the public tables every node announces.
+- **Drain.** On SIGTERM the node stores what waits, releases its leases and says so: the other nodes
+  take its tables over at once instead of waiting for the leases to expire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from redis.asyncio import BlockingConnectionPool, Redis
+
+from .. import gcpolicy, logs
+from ..hub import Hub, _short_id
+from ..protocol import (
+    CLIENT_TYPES,
+    Ack,
+    CreateTable,
+    Leave,
+    ListTables,
+    Message,
+    Ping,
+    SeatRef,
+    Sit,
+    TableSummary,
+    Watch,
+)
+from ..store import StaleWrite, Write
+from ..tables import Answer, Client, Fault, Reply, Table
+from ..writer import Done, EventWriter
+from .bus import Bus
+from .lease import Leases
+from .settings import ClusterSettings
+
+_HEAD = re.compile(r'\{"type":"(event|snapshot)","table":"([^"\\]*)","seq":(\d+)')
+ORPHAN_SCAN_EVERY = 10
+"""Scans (a third of a lease each) between two looks for orphans when no node vanished meanwhile."""
+MOVING = "this table is moving to another node; try again in a moment"
+
+
+class ClusterMetrics:
+    def __init__(self, registry: CollectorRegistry) -> None:
+        r = registry
+        self.owned = Gauge("niugui_cluster_tables_owned", "tables whose lease this node holds", registry=r)
+        self.nodes = Gauge("niugui_cluster_nodes", "live nodes in the cluster (this one too)", registry=r)
+        self.forwarded = Counter(
+            "niugui_cluster_forwarded_total", "requests forwarded between nodes", ["direction"], registry=r
+        )
+        self.renewals = Counter("niugui_cluster_lease_renewals_total", "lease renewal rounds", registry=r)
+        self.lost = Counter("niugui_cluster_leases_lost_total", "tables dropped: lease lost", registry=r)
+        self.refused = Counter(
+            "niugui_cluster_writes_refused_total",
+            "event writes refused: this node's lease had expired, or the store saw a newer owner",
+            registry=r,
+        )
+        self.takeovers = Counter(
+            "niugui_cluster_takeovers_total",
+            "tables adopted from another node (dead or draining)",
+            registry=r,
+        )
+        self.rtt = Histogram(
+            "niugui_cluster_redis_rtt_seconds",
+            "Redis round trip (a lease renewal)",
+            buckets=(0.0002, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.05, 0.25, 1.0),
+            registry=r,
+        )
+
+
+class RemoteClient:
+    """A connection of another node, as this node's tables see it: its frames go over the bus."""
+
+    __slots__ = ("_bus", "account_id", "connection", "nickname", "node_id")
+
+    def __init__(self, bus: Bus, node_id: str, connection: str, account_id: str, nickname: str) -> None:
+        self._bus = bus
+        self.node_id = node_id
+        self.connection = connection
+        self.account_id = account_id
+        self.nickname = nickname
+
+    def send(self, message: str) -> None:
+        self._bus.frame(self.node_id, self.connection, message)
+
+
+class FencedWriter:
+    """The hub's event writer, each write stamped with the table's fencing token; a table this node
+    does not hold (any more) is refused here, and a write the store refused drops the lease."""
+
+    def __init__(self, inner: EventWriter, node: Node) -> None:
+        self.inner = inner
+        self.node = node
+
+    def submit(self, writes: Sequence[Write], done: Done) -> None:
+        now = time.monotonic()
+        for w in writes:
+            held = self.node.fences.get(w.table_id)
+            if held is None or held[1] < now:
+                self.node.fences.pop(w.table_id, None)
+                self.node.metrics.refused.inc()
+                logs.warning("a write refused: the lease had expired", table=w.table_id)
+                done(StaleWrite(f"this node does not hold table {w.table_id} (any more)"))
+                return
+            w.fence = held[0]
+
+        def stored(error: BaseException | None) -> None:
+            if isinstance(error, StaleWrite):
+                self.node.metrics.refused.inc()
+                logs.warning("a write refused by the store: a newer owner", table=writes[0].table_id)
+                for w in writes:
+                    self.node.fences.pop(w.table_id, None)
+            done(error)
+
+        self.inner.submit(writes, stored)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+@dataclass
+class Follow:
+    """This node's connections that receive a table another node owns, and the last seq each got."""
+
+    owner: str | None = None
+    clients: dict[Client, int | None] = field(default_factory=dict)
+    asking: set[Client] = field(default_factory=set)
+    """Connections for which a replay was asked and not answered yet."""
+
+
+@dataclass
+class Pending:
+    reply: Reply
+    timer: asyncio.TimerHandle
+    client: Client
+    message: Message
+    table: str | None
+    node: str
+
+
+class Node:
+    def __init__(self, hub: Hub, settings: ClusterSettings) -> None:
+        self.hub = hub
+        self.settings = settings
+        self.node_id = settings.node_id
+        self.prefix = settings.prefix
+        pool = BlockingConnectionPool.from_url(  # a burst of requests waits for a connection, never fails
+            settings.redis_url,
+            max_connections=32,
+            timeout=None,
+            socket_timeout=max(2.0, settings.lease_seconds),
+        )
+        self.redis = Redis(connection_pool=pool)
+        self._pool = pool
+        self.leases = Leases(self.redis, self.prefix, self.node_id, settings.lease_seconds)
+        self.bus = Bus(self.redis, self.prefix, self.node_id, self._frame, self._notice)
+        self.metrics = ClusterMetrics(hub.metrics.registry)
+        self.fences: dict[str, tuple[int, float]] = {}
+        """Tables this node owns: their fencing token, and until when (monotonic) the lease holds."""
+        self.follows: dict[str, Follow] = {}
+        self.proxies: dict[tuple[str, str], RemoteClient] = {}
+        self.pending: dict[str, Pending] = {}
+        self.loads: dict[str, int] = {}
+        """Live nodes → tables each owns (as they last announced it)."""
+        self.elsewhere: list[TableSummary] = []
+        """The public tables of the other nodes (as they last announced them)."""
+        self.orphans_seen: set[str] = set()
+        self._ids: dict[Client, str] = {}
+        self._local: dict[str, Client] = {}
+        self._asked: dict[Client, set[str]] = {}  # connection -> nodes it had requests forwarded to
+        self._adopting: set[str] = set()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._period = settings.lease_seconds / 3
+        self._scans = 0
+        self._eager = 3
+        """Scans left that look for orphans every time (a node vanished; or just started)."""
+        self._stopping = False
+        hub.cluster = self
+        hub.services.writer = FencedWriter(hub.services.writer, self)
+
+    # ---- start and stop -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self.redis.ping()
+        await self.bus.start()
+        await self._heartbeat()
+        self._tasks = [asyncio.create_task(self._renewing()), asyncio.create_task(self._scanning())]
+        gcpolicy.apply()
+        logs.info("cluster node started", node=self.node_id, nodes=len(self.loads))
+
+    async def stop(self) -> None:
+        """Drain: stop the tables, store what waits, release every lease and tell the other nodes."""
+        self._stopping = True
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        held = dict(self.fences)
+        self.fences.clear()  # nothing more is written under these leases
+        self.hub.close()
+        with contextlib.suppress(Exception):
+            for table_id, (token, _) in held.items():
+                await self.leases.release(table_id, token)
+            self.bus.send("*", {"k": "free", "tables": list(held), "node": self.node_id})
+            await self.redis.delete(self._node_key(self.node_id), self._lobby_key(self.node_id))
+            await self.redis.srem(f"{self.prefix}:nodes", self.node_id)
+            await self.bus.close()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+            await self._pool.disconnect()
+        logs.info("cluster node drained", node=self.node_id, tables=len(held))
+
+    async def health(self) -> dict[str, Any]:
+        """Redis and the database, each ``ok`` or ``down``."""
+        report: dict[str, Any] = {"node": self.node_id, "nodes": len(self.loads), "owned": len(self.fences)}
+        try:
+            await asyncio.wait_for(self.redis.ping(), 2)
+            report["redis"] = "ok"
+        except Exception:
+            report["redis"] = "down"
+        try:
+            await asyncio.wait_for(asyncio.to_thread(self._db_ping), 5)
+            report["db"] = "ok"
+        except Exception:
+            report["db"] = "down"
+        return report
+
+    def _db_ping(self) -> None:
+        import sqlalchemy as sa
+
+        with self.hub.store.engine.connect() as c:
+            c.execute(sa.text("SELECT 1"))
+
+    # ---- the hub's hooks ----------------------------------------------------------------------------
+
+    def take(self, client: Client, message: Message, reply: Reply) -> bool:
+        """True when the request is this node's to forward (``reply`` is called later)."""
+        if isinstance(client, RemoteClient) or isinstance(message, Ping | ListTables):
+            return False  # a forwarded request is served here or refused, never forwarded again
+        if isinstance(message, CreateTable):
+            asyncio.get_running_loop().create_task(self._create(client, message, reply))
+            return True
+        ref = getattr(message, "table", None)
+        if not isinstance(ref, str) or self._local_table(ref, isinstance(message, Watch | Sit)) is not None:
+            return False
+        asyncio.get_running_loop().create_task(self._forward_table(client, message, ref, reply))
+        return True
+
+    def drops(self, table: Table) -> bool:
+        """After a failed write: True when it failed because this node lost the table (dropped)."""
+        if table.id in self.fences:
+            return False
+        self._lose(table.id)
+        return True
+
+    def lobby(self) -> list[TableSummary]:
+        return [t for t in self.elsewhere if t.id not in self.hub.tables]  # one that moved here: once
+
+    def seats(self, account_id: str) -> list[SeatRef]:
+        """The seats the account holds at other nodes' public tables."""
+        return [
+            SeatRef(table=t.id, seat=n)
+            for t in self.elsewhere
+            for n, p in enumerate(t.seats)
+            if p is not None and p.id == account_id
+        ]
+
+    def disconnect(self, client: Client) -> None:
+        for follow in self.follows.values():
+            follow.clients.pop(client, None)
+            follow.asking.discard(client)
+        connection = self._ids.pop(client, None)
+        if connection is not None:
+            self._local.pop(connection, None)
+            for node in self._asked.pop(client, set()):
+                self.bus.send(node, {"k": "bye", "conn": connection, "from": self.node_id})
+
+    # ---- requests for other nodes' tables --------------------------------------------------------------
+
+    def _local_table(self, ref: str, by_code: bool) -> Table | None:
+        """The table of this node that ``ref`` names (by its join code too, for watch and sit)."""
+        table = self.hub.tables.get(ref)
+        if table is None and by_code:
+            table = next((t for t in self.hub.tables.values() if t.state.code == ref), None)
+        return table
+
+    def _conn(self, client: Client) -> str:
+        connection = self._ids.get(client)
+        if connection is None:
+            connection = self._ids[client] = secrets.token_hex(6)
+            self._local[connection] = client
+        return connection
+
+    async def _create(self, client: Client, message: CreateTable, reply: Reply) -> None:
+        target = min(
+            self.loads.items(), key=lambda kv: (kv[1], kv[0] != self.node_id), default=(self.node_id, 0)
+        )[0]
+        table_id = _short_id(8)  # named here: the frames of its owner come before the ack
+        if target == self.node_id:
+            await self._create_here(client, message, reply, table_id)
+        else:
+            self.loads[target] = self.loads.get(target, 0) + 1  # until it says so itself
+            self._forward(target, client, message, reply, table_id)
+
+    async def _create_here(self, client: Client, message: CreateTable, reply: Reply, table_id: str) -> None:
+        try:
+            token = await self.leases.acquire(table_id)
+        except Exception as error:
+            logs.warning("could not take a lease for a new table", error=type(error).__name__)
+            reply(Fault("server_error", "the cluster is not reachable; try again"))
+            return
+        if token is None:  # pragma: no cover - a fresh random id
+            reply(Fault("server_error", "try again"))
+            return
+        self.fences[table_id] = (token, time.monotonic() + self.settings.lease_seconds)
+        self.loads[self.node_id] = len(self.fences)
+        try:
+            self.hub.create_table(client, message.settings, reply, table_id=table_id)
+        except Fault as fault:
+            self.fences.pop(table_id, None)
+            await self.leases.release(table_id, token)
+            reply(fault)
+
+    async def _forward_table(self, client: Client, message: Message, ref: str, reply: Reply) -> None:
+        follow = self.follows.get(ref)
+        if follow is not None and follow.owner is not None and follow.owner in self.loads:
+            self._forward(follow.owner, client, message, reply, ref)  # no look-up: its frames come from there
+            return
+        try:
+            table_id = ref
+            owner = (await self.leases.owners([ref]))[ref]
+            if owner is None and isinstance(message, Watch | Sit):  # perhaps a join code
+                found = await asyncio.to_thread(self.hub.store.table_of_code, ref)
+                if found is not None:
+                    table_id = found
+                    owner = (await self.leases.owners([found]))[found]
+            if owner is not None and owner != self.node_id and owner not in self.loads:
+                raise Fault("server_error", MOVING)  # its node is gone: its lease will be soon
+            if owner is None or owner == self.node_id:
+                row = await asyncio.to_thread(self.hub.store.table_row, table_id)
+                if row is not None and row["status"] != "finished":
+                    raise Fault("server_error", MOVING)
+                if table_id in self.hub.tables:  # adopted meanwhile
+                    self.hub.handle(client, message, reply)
+                    return
+                raise Fault("not_found", f"no table {ref!r}, or not with that join code")
+        except Fault as fault:
+            reply(fault)
+            return
+        except Exception as error:
+            logs.warning("could not look up a table's owner", error=type(error).__name__)
+            reply(Fault("server_error", "the cluster is not reachable; try again"))
+            return
+        self._forward(owner, client, message, reply, table_id)
+
+    def _forward(self, node: str, client: Client, message: Message, reply: Reply, table: str | None) -> None:
+        request_id = secrets.token_hex(8)
+        timer = asyncio.get_running_loop().call_later(
+            self.settings.request_seconds, self._timed_out, request_id
+        )
+        self.pending[request_id] = Pending(reply, timer, client, message, table, node)
+        self._asked.setdefault(client, set()).add(node)
+        self.metrics.forwarded.labels("out").inc()
+        if table is not None and isinstance(message, Watch | Sit | CreateTable):  # frames come before the ack
+            follow = self.follows.setdefault(table, Follow(node))
+            follow.clients.setdefault(client, message.last_seq if isinstance(message, Watch) else None)
+        self.bus.send(
+            node,
+            {
+                "k": "req",
+                "id": request_id,
+                "from": self.node_id,
+                "conn": self._conn(client),
+                "acct": client.account_id,
+                "nick": client.nickname,
+                "msg": message.model_dump(mode="json"),
+                "table": table,
+            },
+        )
+
+    def _timed_out(self, request_id: str) -> None:
+        pending = self.pending.pop(request_id, None)
+        if pending is not None:
+            pending.reply(Fault("server_error", "the table's node did not answer; try again"))
+
+    def _answered(self, message: dict[str, Any]) -> None:
+        pending = self.pending.pop(message["id"], None)
+        if pending is None:
+            return
+        pending.timer.cancel()
+        error = message.get("err")
+        if error is not None:
+            follow = self.follows.get(pending.table or "")
+            if error[1] == MOVING and follow is not None and follow.owner == pending.node:
+                follow.owner = None  # not there any more: look it up next time
+            pending.reply(Fault(error[0], error[1], error[2]))
+            return
+        ack = Ack.model_validate(
+            {"type": "ack", "id": "-", "seq": message.get("seq"), "data": message.get("data")}
+        )
+        table, client = pending.table, pending.client
+        if table is not None and isinstance(pending.message, Leave):
+            follow = self.follows.get(table)
+            if follow is not None:
+                follow.clients.pop(client, None)
+        elif table is not None and isinstance(pending.message, Watch | Sit | CreateTable):
+            follow = self.follows.setdefault(table, Follow(pending.node))
+            follow.owner = pending.node
+            follow.clients.setdefault(client, None)
+        pending.reply(Answer(ack.seq, ack.data))
+
+    # ---- frames for this node's connections ----------------------------------------------------------
+
+    def _frame(self, connection: str, frame: str) -> None:
+        client = self._local.get(connection)
+        if client is None:
+            return
+        head = _HEAD.match(frame)
+        if head is None:
+            client.send(frame)
+            return
+        kind, table, seq = head.group(1), head.group(2), int(head.group(3))
+        follow = self.follows.get(table)
+        if table in self.hub.tables or follow is None or client not in follow.clients:
+            return  # late, from an owner it no longer follows there (it left, or the table is here now)
+        last = follow.clients[client]
+        if last is not None:
+            if seq <= last and not (kind == "snapshot" and seq == last):
+                return  # had it already (a replay that overlapped, or the old owner late)
+            if kind == "event" and seq > last + 1:  # a gap (a message lost): ask the owner to replay
+                self._rewatch(table, [client])
+                return
+        follow.clients[client] = seq
+        follow.asking.discard(client)
+        client.send(frame)
+
+    def _rewatch(self, table_id: str, clients: list[Client]) -> None:
+        """Subscribe ``clients`` again, from the last seq each got, at the table's owner."""
+        follow = self.follows.get(table_id)
+        if follow is None:
+            return
+        table = self.hub.tables.get(table_id)
+        for client in clients:
+            if client in follow.asking or client not in follow.clients:
+                continue
+            last = follow.clients[client]
+            if table is not None:  # it is ours now
+                follow.clients.pop(client, None)
+                self.hub.clients.setdefault(client, set()).add(table_id)
+                table.subscribe(client, last)
+                continue
+            if follow.owner is None:
+                continue
+            follow.asking.add(client)
+
+            def done(answer: Answer | BaseException, client: Client = client) -> None:
+                follow.asking.discard(client)
+                if isinstance(answer, BaseException):
+                    logs.info("could not follow a table at its new owner", table=table_id)
+
+            watch = Watch(type="watch", id="cluster", table=table_id, last_seq=last)
+            self._forward(follow.owner, client, watch, done, table_id)
+        if table is not None and not follow.clients:
+            self.follows.pop(table_id, None)
+
+    # ---- requests from other nodes ---------------------------------------------------------------------
+
+    def _notice(self, message: dict[str, Any]) -> None:
+        kind = message.get("k")
+        if kind == "req":
+            self._serve(message)
+        elif kind == "ans":
+            self._answered(message)
+        elif kind == "bye":
+            proxy = self.proxies.pop((message["from"], message["conn"]), None)
+            if proxy is not None:
+                self.hub.disconnect(proxy)
+        elif kind == "owner":
+            table, node = message["table"], message["node"]
+            if node != self.node_id and table in self.fences:
+                self.fences.pop(table, None)
+                self._lose(table)
+            self._moved(table, node)
+        elif kind == "free" and message.get("node") != self.node_id:
+            asyncio.get_running_loop().create_task(self._adopt_all(message["tables"]))
+
+    def _moved(self, table_id: str, node: str) -> None:
+        follow = self.follows.get(table_id)
+        if follow is not None and (follow.owner != node or table_id in self.hub.tables):
+            follow.owner = node
+            follow.asking.clear()
+            self._rewatch(table_id, list(follow.clients))
+
+    def _serve(self, message: dict[str, Any]) -> None:
+        origin, request_id = message["from"], message["id"]
+        self.metrics.forwarded.labels("in").inc()
+
+        def reply(outcome: Answer | BaseException) -> None:
+            if isinstance(outcome, Fault):
+                answer: dict[str, Any] = {"err": [outcome.code, str(outcome), outcome.rule]}
+            elif isinstance(outcome, BaseException):
+                answer = {"err": ["server_error", "the server failed on this request", None]}
+            else:
+                data = None if outcome.data is None else outcome.data.model_dump(mode="json")
+                answer = {"seq": outcome.seq, "data": data}
+            self.bus.send(origin, {"k": "ans", "id": request_id, **answer})
+
+        key = (origin, message["conn"])
+        proxy = self.proxies.get(key)
+        if proxy is None:
+            proxy = self.proxies[key] = RemoteClient(
+                self.bus, origin, key[1], message["acct"], message["nick"]
+            )
+            self.hub.clients[proxy] = set()
+        try:
+            body = message["msg"]
+            request = CLIENT_TYPES[body["type"]].model_validate(body)
+            if isinstance(request, CreateTable):
+                table_id = message.get("table") or _short_id(8)
+                asyncio.get_running_loop().create_task(self._create_here(proxy, request, reply, table_id))
+                return
+            ref = getattr(request, "table", None)
+            if isinstance(ref, str) and self._local_table(ref, isinstance(request, Watch | Sit)) is None:
+                raise Fault("server_error", MOVING)
+        except Fault as fault:
+            reply(fault)
+            return
+        except Exception:
+            logs.exception("a forwarded request was not understood", origin=origin)
+            reply(Fault("server_error", "the server failed on this request"))
+            return
+        self.hub.handle(proxy, request, reply)
+
+    # ---- leases, load and orphans ---------------------------------------------------------------------
+
+    async def _renewing(self) -> None:
+        while True:
+            await asyncio.sleep(self._period)
+            try:
+                await self._renew()
+                await self._heartbeat()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                logs.warning("cluster renewal failed", error=type(error).__name__)
+
+    async def _renew(self) -> None:
+        for table_id in [t for t in self.fences if t not in self.hub.tables and t not in self._adopting]:
+            token, _ = self.fences.pop(table_id)  # dropped from memory (finished, expired): let it go
+            await self.leases.release(table_id, token)
+        held = {t: token for t, (token, _) in self.fences.items()}
+        started = time.monotonic()
+        lost = await self.leases.renew(held)
+        self.metrics.rtt.observe(time.monotonic() - started)
+        self.metrics.renewals.inc()
+        until = started + self.settings.lease_seconds
+        for table_id, token in held.items():
+            if table_id in lost:
+                if self.fences.get(table_id, (None,))[0] == token:
+                    self.fences.pop(table_id, None)
+                    self._lose(table_id)
+            elif self.fences.get(table_id, (None,))[0] == token:
+                self.fences[table_id] = (token, until)
+        self.metrics.owned.set(len(self.fences))
+
+    def _node_key(self, node: str) -> str:
+        return f"{self.prefix}:node:{node}"
+
+    def _lobby_key(self, node: str) -> str:
+        return f"{self.prefix}:lobby:{node}"
+
+    async def _heartbeat(self) -> None:
+        """Announce this node (and its load), and read which nodes are alive and theirs."""
+        ttl = int(self.settings.lease_seconds * 1000)  # gone with its leases
+        nodes_key = f"{self.prefix}:nodes"
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self._node_key(self.node_id), json.dumps({"tables": len(self.fences)}), px=ttl)
+            pipe.sadd(nodes_key, self.node_id)
+            pipe.smembers(nodes_key)
+            _, _, members = await pipe.execute()
+        names = sorted(m.decode() if isinstance(m, bytes) else str(m) for m in members)
+        values = await self.redis.mget([self._node_key(n) for n in names])
+        loads = {}
+        for name, value in zip(names, values, strict=True):
+            if value is None:
+                await self.redis.srem(nodes_key, name)
+            else:
+                loads[name] = int(json.loads(value)["tables"])
+        loads[self.node_id] = len(self.fences)
+        if set(self.loads) - set(loads):  # a node vanished: its tables are orphans soon
+            self._eager = 3
+        self.loads = loads
+        self.metrics.nodes.set(len(loads))
+        for key, proxy in list(self.proxies.items()):
+            if key[0] not in loads:  # its node is gone: so is the connection
+                del self.proxies[key]
+                self.hub.disconnect(proxy)
+
+    async def _scanning(self) -> None:
+        while True:
+            await asyncio.sleep(self._period)
+            try:
+                await self._scan()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                logs.warning("cluster scan failed", error=type(error).__name__)
+
+    async def _scan(self) -> None:
+        """Announce this node's lobby, read the others', adopt orphaned tables, follow moved ones."""
+        mine = [s.model_dump(mode="json") for s in self.hub.own_lobby()]
+        ttl = int(self.settings.lease_seconds * 3000)
+        others = [n for n in self.loads if n != self.node_id]
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(self._lobby_key(self.node_id), json.dumps(mine, ensure_ascii=False), px=ttl)
+            for n in others:
+                pipe.get(self._lobby_key(n))
+            got = await pipe.execute()
+        self.elsewhere = [
+            TableSummary.model_validate(t)
+            for value in got[1:]
+            if value is not None
+            for t in json.loads(value)
+        ]
+        self._scans += 1
+        if self._eager > 0 or self._scans % ORPHAN_SCAN_EVERY == 0:
+            self._eager -= 1
+            open_ids = set(await asyncio.to_thread(self.hub.store.table_ids))
+        else:  # nobody died lately: no need to read every open table
+            open_ids = set()
+        candidates = [t for t in open_ids if t not in self.fences and t not in self.hub.quarantined]
+        candidates += [t for t in self.follows if t not in open_ids]
+        owners = await self.leases.owners(candidates)
+        orphans = [t for t in candidates if owners[t] is None and t in open_ids]
+        least = min(self.loads.items(), key=lambda kv: (kv[1], kv[0]), default=(self.node_id, 0))[0]
+        chosen = orphans if least == self.node_id else [t for t in orphans if t in self.orphans_seen]
+        self.orphans_seen = set(orphans) - set(chosen)
+        await self._adopt_all(chosen)
+        for table_id, follow in list(self.follows.items()):
+            owner = owners.get(table_id)
+            if not follow.clients:
+                del self.follows[table_id]
+            elif owner is not None and owner != follow.owner:
+                self._moved(table_id, owner)
+
+    async def _adopt_all(self, table_ids: list[str]) -> None:
+        for table_id in table_ids:
+            if self._stopping:
+                return
+            if table_id in self.fences or table_id in self._adopting:
+                continue
+            self._adopting.add(table_id)
+            try:
+                await self._adopt(table_id)
+            except Exception as error:
+                logs.warning("could not adopt a table", table=table_id, error=type(error).__name__)
+            finally:
+                self._adopting.discard(table_id)
+
+    async def _adopt(self, table_id: str) -> None:
+        """Take an orphaned table over: lease, fence in the database, rebuild from its events, go on."""
+        token = await self.leases.acquire(table_id)
+        if token is None:
+            return
+        if not await asyncio.to_thread(self.hub.store.claim, table_id, token):
+            await self.leases.release(table_id, token)
+            return
+        self.fences[table_id] = (token, time.monotonic() + self.settings.lease_seconds)
+        old = self.hub.tables.pop(table_id, None)
+        if old is not None:
+            old.close()
+        try:
+            table = self.hub._rebuild(table_id)
+        except Exception as error:
+            self.fences.pop(table_id, None)
+            await self.leases.release(table_id, token)
+            self.hub.quarantine(table_id, error)
+            return
+        self.hub.tables[table_id] = table
+        self.hub.metrics.tables.set(len(self.hub.tables))
+        table.resume()
+        self.metrics.takeovers.inc()
+        self.metrics.owned.set(len(self.fences))
+        self.loads[self.node_id] = len(self.fences)
+        logs.info("table adopted", table=table_id, node=self.node_id, seq=table.state.seq)
+        self._moved(table_id, self.node_id)  # this node's followers subscribe here
+        self.bus.send("*", {"k": "owner", "table": table_id, "node": self.node_id})
+
+    def _lose(self, table_id: str) -> None:
+        """The lease is gone (another node has the table): drop it; this node's own connections follow
+        it to its new owner from the last event they got."""
+        self._eager = 3  # someone else should hold it now: if nobody does, it is an orphan
+        self.metrics.lost.inc()
+        self.metrics.owned.set(len(self.fences))
+        table = self.hub.tables.get(table_id)
+        if table is None:
+            return
+        local = [c for c in table.fanout.subscribers if not isinstance(c, RemoteClient)]
+        seq = table.state.seq
+        self.hub.forget(table_id)
+        logs.warning("lost the lease of a table; dropped it", table=table_id, node=self.node_id)
+        if not local:
+            return
+        follow = self.follows.setdefault(table_id, Follow())
+        for client in local:
+            follow.clients[client] = seq
+        asyncio.get_running_loop().create_task(self._find_owner(table_id))
+
+    async def _find_owner(self, table_id: str) -> None:
+        owner = (await self.leases.owners([table_id]))[table_id]
+        if owner is not None and owner != self.node_id:
+            self._moved(table_id, owner)

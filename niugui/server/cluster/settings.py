@@ -1,0 +1,21 @@
+"""What a cluster node is told (``niugui serve --redis ...``); no Redis URL: no cluster."""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ClusterSettings:
+    redis_url: str
+    """``redis://HOST:6379/0``: the nodes' leases, messages and load."""
+    prefix: str = "niugui"
+    """Every Redis key and channel starts with this (several clusters, or test runs, share a Redis)."""
+    lease_seconds: float = 5.0
+    """A table's lease lasts this long unless renewed (every third of it): a dead node's tables are
+    taken over within about this time."""
+    request_seconds: float = 10.0
+    """How long a forwarded request waits for the owner's answer before it is refused."""
+    node_id: str = field(default_factory=lambda: secrets.token_hex(4))
+    """This node's name in Redis (random unless given)."""

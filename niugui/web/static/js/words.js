@@ -1,0 +1,118 @@
+// Words of quick play, ratings, leaderboards and profiles (zh default, en), apart from i18n.js so
+// that these screens add no edits to the shared dictionary; the same {name} placeholders as t().
+
+import { el } from "./dom.js";
+import { getLang, t } from "./i18n.js";
+
+const WORDS = {
+  zh: {
+    quick_play: "快速开始",
+    quick_play_hint: "一键匹配：凑齐四位玩家就开局（计入等级分）。",
+    any: "不限",
+    seconds: "{n} 秒",
+    waiting_title: "正在匹配…",
+    waiting_count: "{n} 人在排队",
+    waited: "已等 {s} 秒",
+    leave_queue: "取消匹配",
+    fill_bots: "用机器人补齐",
+    bots_in: "{s} 秒后可用机器人补齐",
+    delay_reason: "最近逃跑 {n} 次，需多等 {m} 秒才能入座。",
+    rated: "计入等级分",
+    leaderboard: "排行榜",
+    by_rating: "按等级分",
+    by_points: "按积分",
+    min_games: "至少 {n} 局计分对局才上榜",
+    my_profile: "我的资料",
+    profile: "玩家资料",
+    rating: "等级分",
+    unrated: "尚无等级分",
+    games_played: "对局数",
+    upstream_rate: "上游率",
+    escape_rate: "逃跑率",
+    results_by_mode: "各模式战绩",
+    mode_2v2: "二对二",
+    "mode_1v3 alone": "双牛鬼（一打三）",
+    "mode_1v3 three": "对阵双牛鬼",
+    won_lost_drawn: "胜 {w} · 负 {l} · 平 {d}",
+    recent_games: "最近对局",
+    replay: "回放",
+    rating_chart: "等级分走势",
+    no_history: "还没有计分对局。",
+    seat_stats: "分 {r} · 逃 {e}",
+    err_already_seated: "你正在另一桌对局，先打完这一局。",
+    err_bad_state: "现在不能这样做：{m}",
+    err_offline: "连接已断开，稍后再试。",
+    err_rate_limited: "操作太快了，请稍等。",
+    lobby: "大厅",
+    games: "局数",
+    turn_timer: "出牌限时",
+  },
+  en: {
+    quick_play: "Quick play",
+    quick_play_hint: "One tap: you are seated as soon as four players wait (rated).",
+    any: "Any",
+    seconds: "{n} s",
+    waiting_title: "Finding players…",
+    waiting_count: "{n} waiting",
+    waited: "waited {s} s",
+    leave_queue: "Leave queue",
+    fill_bots: "Fill with bots",
+    bots_in: "bots available in {s} s",
+    delay_reason: "{n} recent escapes: you wait {m} s longer before you can be seated.",
+    rated: "Rated",
+    leaderboard: "Leaderboard",
+    by_rating: "By rating",
+    by_points: "By points",
+    min_games: "at least {n} rated games to be listed",
+    my_profile: "My profile",
+    profile: "Player profile",
+    rating: "Rating",
+    unrated: "not rated yet",
+    games_played: "Games",
+    upstream_rate: "上游 rate",
+    escape_rate: "Escape rate",
+    results_by_mode: "Results by mode",
+    mode_2v2: "2v2",
+    "mode_1v3 alone": "双牛鬼 (1v3, alone)",
+    "mode_1v3 three": "Against a 双牛鬼",
+    won_lost_drawn: "won {w} · lost {l} · drawn {d}",
+    recent_games: "Recent games",
+    replay: "Replay",
+    rating_chart: "Rating history",
+    no_history: "No rated games yet.",
+    seat_stats: "{r} · esc {e}",
+    err_already_seated: "You are playing at another table; finish that game first.",
+    err_bad_state: "Not possible now: {m}",
+    err_offline: "Offline; try again in a moment.",
+    err_rate_limited: "Too fast; wait a moment.",
+    lobby: "Lobby",
+    games: "Games",
+    turn_timer: "Turn timer",
+  },
+};
+
+/** A word of these screens in the page's language. */
+export function w(key, params = {}) {
+  const text = WORDS[getLang()][key] ?? WORDS.zh[key] ?? t(key, params);
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** A refused request in words: the code's sentence, with the server's message where it helps. */
+export function errorText(error) {
+  const key = `err_${error.code}`;
+  if (WORDS.zh[key]) return w(key, { m: error.message || "" });
+  return error.message || String(error);
+}
+
+/** A rate 0..1 as a percentage ("—" when there is none). */
+export const percent = (rate) => (rate === null || rate === undefined ? "—" : `${Math.round(rate * 100)}%`);
+
+/** A seat's rating and escape rate as the others see them (docs/community.md); a bot's rating only. */
+export function seatStats(player) {
+  const rating = player.rating === null || player.rating === undefined ? "—" : String(player.rating);
+  const line = el("div", "seat-stats", player.bot ? rating : w("seat_stats", { r: rating, e: percent(player.escape_rate) }));
+  line.dataset.role = "seat-stats";
+  return line;
+}
+
+export const WORD_KEYS = { zh: Object.keys(WORDS.zh), en: Object.keys(WORDS.en) };

@@ -1,0 +1,96 @@
+"""Failover: the owner of a table dies (kill -9) or is paused past its lease (split brain); the game
+finishes on the other nodes, every seat's stream gapless, the ledger exact, no seq sent twice with two
+different events, and the paused owner's late writes refused by its stale fencing token."""
+
+from __future__ import annotations
+
+import json
+import signal
+
+from server_harness import Player, Server, drive, game_over
+
+from .cluster_harness import Cluster, act_through_failover, events_by_seq, gapless, retrying
+from .test_cluster_games import ledger_matches, seat_four
+
+
+def moves(player: Player, table: str) -> int:
+    return sum(1 for m in player.received if m["type"] == "event" and m["event"]["kind"] in ("play", "pass"))
+
+
+def reconnect(player: Player, node: Server, table: str) -> None:
+    """A client of a dead node connects to another and resumes from the last seq it saw."""
+    player.server = node
+    player.ws = None
+    player.connect()
+    answer = retrying(player, "watch", table=table, last_seq=player.last_seq[table])
+    assert answer["type"] == "ack", answer
+
+
+def test_the_owner_killed_mid_game_and_the_game_finishes_on_the_survivors(cluster: Cluster) -> None:
+    nodes = cluster.start(3)
+    players, table = seat_four(nodes)
+    owner_id = cluster.owner(table)
+    assert owner_id is not None
+    owner = cluster.node(owner_id)
+    survivors = [n for n in nodes if n is not owner]
+    drive(players, table, lambda: moves(players[0], table) >= 6, what="six moves")
+    owner.kill()
+    for player in players:
+        if player.server is owner:
+            reconnect(player, survivors[0], table)
+    cluster.wait(lambda: cluster.owner(table) not in (None, owner_id), "another node to take the table over")
+    drive(players, table, game_over(players[0], table), act=act_through_failover)
+    for player in players:
+        player.wait_event("game_over", game_no=1)
+        gapless(player, table)
+    events_by_seq(players, table)
+    ledger_matches(survivors[0], table, players)
+    assert sum(Cluster.metric(n, "niugui_cluster_takeovers_total") for n in survivors) >= 1
+    for player in players:
+        player.close()
+
+
+def test_split_brain_the_paused_owner_cannot_write_after_losing_its_lease(cluster: Cluster) -> None:
+    nodes = cluster.start(3)
+    players, table = seat_four(nodes)
+    owner_id = cluster.owner(table)
+    assert owner_id is not None
+    old = cluster.node(owner_id)
+    assert old.process is not None
+    drive(players, table, lambda: moves(players[0], table) >= 4, what="four moves")
+    old.process.send_signal(signal.SIGSTOP)
+    try:
+        cluster.wait(
+            lambda: cluster.owner(table) not in (None, owner_id), "another node to take the table over"
+        )
+        new_id = cluster.owner(table)
+        assert new_id is not None
+        others = [p for p in players if p.server is not old]
+        before = max(p.last_seq.get(table, 0) for p in others)
+        # the game goes on without the paused node (its players' seats are in 托管 meanwhile)
+        drive(
+            others,
+            table,
+            lambda: max(p.last_seq.get(table, 0) for p in others) >= before + 4,
+            what="four more events at the new owner",
+            act=act_through_failover,
+        )
+        # a request the paused owner will find waiting when it wakes up
+        stale = next(p for p in players if p.server is old)
+        stale.send_raw(json.dumps({"type": "ready", "id": "late", "table": table}))
+    finally:
+        old.process.send_signal(signal.SIGCONT)
+    cluster.wait(
+        lambda: Cluster.metric(old, "niugui_cluster_leases_lost_total") >= 1,
+        "the old owner to notice it lost the lease",
+    )
+    cluster.wait(lambda: Cluster.metric(old, "niugui_cluster_tables_owned") == 0, "the old owner to drop it")
+    assert cluster.owner(table) == new_id
+    drive(players, table, game_over(players[0], table), act=act_through_failover)
+    for player in players:
+        player.wait_event("game_over", game_no=1)
+        gapless(player, table)
+    events_by_seq(players, table)  # never two different events with one seq, to anyone
+    ledger_matches(nodes[0], table, players)
+    for player in players:
+        player.close()
