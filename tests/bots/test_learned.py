@@ -192,3 +192,15 @@ def test_search_variants_answer_legally(options: dict[str, object]) -> None:
         action = bot.choose(view)
         assert is_legal(view, action)
         game.pass_turn(seat) if action is None else game.play(action, seat)
+
+
+def test_the_server_seats_learned_bots() -> None:
+    """A table's ``bot_level`` may be ``learned`` (protocol), and its bot seats get the learned bot,
+    not the fallback."""
+    from typing import get_args
+
+    from niugui.server.protocol import BotLevel
+    from niugui.server.tables.bots import load_policy
+
+    assert "learned" in get_args(BotLevel)
+    assert isinstance(load_policy("learned"), LearnedBot)
