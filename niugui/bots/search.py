@@ -73,7 +73,7 @@ HIGH_CARD = 44
 # ---- the rollout policy ----------------------------------------------------------------------------
 
 
-def _breaks(combo: Combo, hand: int) -> int:
+def breaks(combo: Combo, hand: int) -> int:
     """How many ranks of ``hand`` the combination splits (uses some but not all of that rank)."""
     broken = 0
     mask = combo.mask & ((1 << 52) - 1)
@@ -109,7 +109,7 @@ def greedy_policy(game: Game, black: list[int], tracker: Tracker | None = None) 
     mine = seat in black
     if (game.current_seat in black) == mine and (len(black) == 2 or not mine):
         return None  # a partner's play: let it stand
-    best = min(moves, key=lambda m: (_breaks(m, hand), m.value))
+    best = min(moves, key=lambda m: (breaks(m, hand), m.value))
     if current.group != FIVE and (best.mask >> HIGH_CARD):
         threat = min((game.count(s) for s in range(SEATS) if game.count(s) and (s in black) != mine),
                      default=0)
@@ -150,7 +150,7 @@ def candidates_of(game: Game, first: Candidate, limit: int) -> list[Candidate]:
     hand = game.hand_mask(seat)
     moves = game.legal_combos()
     lead = game.current is None
-    moves.sort(key=lambda m: (_breaks(m, hand), -m.mask.bit_count() if lead else 0, m.value))
+    moves.sort(key=lambda m: (breaks(m, hand), -m.mask.bit_count() if lead else 0, m.value))
     out: list[Candidate] = [first]
     if game.can_pass() and first is not None:
         out.append(None)

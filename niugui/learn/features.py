@@ -25,6 +25,7 @@ import numpy as np
 from ..bots.hand_split import split_cost
 from ..bots.knowledge import FULL, Situation, infer_sides
 from ..bots.power import beatable, lowness
+from ..bots.search import breaks
 from ..combos import KINDS, Combo
 from ..game import SEATS
 
@@ -36,21 +37,10 @@ _KIND = {kind: i for i, kind in enumerate(KINDS)}
 _S3, _S2 = 51, 47
 
 
-def _breaks(combo: Combo, hand: int) -> int:
-    """How many ranks of ``hand`` the combination splits (uses some but not all of that rank)."""
-    broken = 0
-    mask = combo.mask
-    for r in range(13):
-        used = mask >> (4 * r) & 15
-        if used and used != hand >> (4 * r) & 15:
-            broken += 1
-    return broken
-
-
 def candidates(hand: int, legal: list[Combo], lead: bool, can_pass: bool, first: Combo | None,
                limit: int = CANDIDATES) -> list[Combo | None]:
     """``first`` (the expert's choice), then pass, then plays by the search bot's prior, at most ``limit``."""
-    moves = sorted(legal, key=lambda m: (_breaks(m, hand), -m.mask.bit_count() if lead else 0, m.value))
+    moves = sorted(legal, key=lambda m: (breaks(m, hand), -m.mask.bit_count() if lead else 0, m.value))
     out: list[Combo | None] = [first]
     if can_pass and first is not None:
         out.append(None)
