@@ -25,12 +25,11 @@ from fastapi import Body, FastAPI, Header, HTTPException, Query, Request, WebSoc
 from fastapi import Path as PathParam
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from fastapi.staticfiles import StaticFiles
 from pydantic import ValidationError
 from starlette.concurrency import run_in_threadpool
 from starlette.websockets import WebSocketDisconnect
 
-from . import auth, expiry, logs, profiles, replays
+from . import auth, collusion, expiry, logs, profiles, replays
 from .config import Config
 from .guard import BodyTooLarge, Guard
 from .hub import Hub
@@ -46,6 +45,8 @@ from .protocol import (
     BotLevel,
     CreateTable,
     GuestRequest,
+    HttpError,
+    HttpErrorCode,
     ListTables,
     LobbyStatus,
     LoginRequest,
@@ -59,6 +60,7 @@ from .protocol import (
     error_frame,
     welcome_frame,
 )
+from .static import StaticSite
 from .store import AccountRow, GameRow, Store, is_locked
 from .tables import Answer, Fault
 
@@ -115,6 +117,18 @@ def decode(text: str) -> Any:
     return data
 
 
+def http_error(code: HttpErrorCode, message: str) -> dict[str, Any]:
+    """An HTTP error's ``detail`` (:class:`~niugui.server.protocol.HttpError`)."""
+    return HttpError(code=code, message=message).model_dump()
+
+
+def fail(
+    status: int, code: HttpErrorCode, message: str, headers: dict[str, str] | None = None
+) -> HTTPException:
+    """An HTTP error the page words from its ``code``."""
+    return HTTPException(status, http_error(code, message), headers=headers)
+
+
 def _dump(message: dict[str, Any]) -> str:
     return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
 
@@ -140,6 +154,8 @@ class Connection:
         self.account_id = account.id
         self.nickname = account.nickname
         self.username = account.username
+        self.bot = account.bot
+        """A bot account's connection (see :func:`niugui.server.tables.is_bot_account`)."""
         self.token_hash = token_hash
         self.bucket = TokenBucket(config.rate_limit, config.rate_burst)
         self.metrics = metrics
@@ -307,8 +323,14 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     async def invalid(_request: Request, error: RequestValidationError) -> Response:
         """422 naming each bad field — without echoing the input (a password, or text that is not
         Unicode and could not even be sent back)."""
+        limits = ("min_length", "max_length", "ge", "le")  # for the page's words; never the input
         detail = [
-            {"type": e.get("type"), "loc": list(e.get("loc", ())), "msg": e.get("msg")}
+            {
+                "type": e.get("type"),
+                "loc": list(e.get("loc", ())),
+                "msg": e.get("msg"),
+                "ctx": {k: v for k, v in (e.get("ctx") or {}).items() if k in limits},
+            }
             for e in error.errors()
         ]
         body = json.dumps({"detail": detail}, ensure_ascii=True, default=str)
@@ -316,21 +338,22 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
 
     @app.exception_handler(RecursionError)
     async def too_deep(_request: Request, _error: RecursionError) -> JSONResponse:
-        return JSONResponse({"detail": "the body is nested too deeply"}, status_code=422)
+        detail = http_error("too_deep", "the body is nested too deeply")
+        return JSONResponse({"detail": detail}, status_code=422)
 
     @app.exception_handler(sa.exc.OperationalError)
     async def database_unavailable(_request: Request, error: sa.exc.OperationalError) -> JSONResponse:
         """A database locked by another process, or out of reach: 503, try again (never a 500)."""
         logs.warning("an HTTP request found the database unavailable", locked=is_locked(error))
         return JSONResponse(
-            {"detail": "the server's database is busy; try again in a moment"},
+            {"detail": http_error("busy", "the server's database is busy; try again in a moment")},
             status_code=503,
             headers={"Retry-After": "2"},
         )
 
     @app.exception_handler(BodyTooLarge)
     async def too_large(_request: Request, _error: BodyTooLarge) -> JSONResponse:
-        return JSONResponse({"detail": "the body is too large"}, status_code=413)
+        return JSONResponse({"detail": http_error("too_large", "the body is too large")}, status_code=413)
 
     def store() -> Store:
         s: Store = state["store"]
@@ -348,9 +371,9 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         """The address key to count ``host`` by, or None when it is exempt."""
         return None if host in exempt else address_key(host)
 
-    def refuse(status: int, detail: str, retry_after: float) -> HTTPException:
+    def refuse(status: int, code: HttpErrorCode, detail: str, retry_after: float) -> HTTPException:
         metrics.limited.labels("http").inc()
-        return HTTPException(status, detail, headers={"Retry-After": str(max(1, math.ceil(retry_after)))})
+        return fail(status, code, detail, {"Retry-After": str(max(1, math.ceil(retry_after)))})
 
     def bearer(authorization: str | None) -> str | None:
         if not authorization or not authorization.lower().startswith("bearer "):
@@ -361,11 +384,14 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         token = bearer(authorization)
         return None if token is None else store().account_by_token_hash(auth.token_hash(token), session_age)
 
+    def account_json(account: AccountRow) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": account.id, "nickname": account.nickname, "username": account.username}
+        if account.bot:
+            data["bot"] = True
+        return data
+
     def session(account: AccountRow, token: str) -> dict[str, Any]:
-        return {
-            "token": token,
-            "account": {"id": account.id, "nickname": account.nickname, "username": account.username},
-        }
+        return {"token": token, "account": account_json(account)}
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:  # async: it reads the hub, which lives on the event loop
@@ -393,10 +419,12 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     async def guest(body: GuestRequest, request: Request) -> dict[str, Any]:
         nickname = body.nickname.strip()
         if not nickname:
-            raise HTTPException(422, "nickname: must not be blank")
+            raise fail(422, "blank_nickname", "nickname: must not be blank")
         key = limited_address(request.client.host if request.client else None)
         if key is not None and not guests.take(key):
-            raise refuse(429, "too many new guest accounts from your address; try later", 3600)
+            raise refuse(
+                429, "too_many_guests", "too many new guest accounts from your address; try later", 3600
+            )
         token = auth.new_token()
         account = await run_in_threadpool(
             store().create_account, auth.new_id(), nickname, auth.token_hash(token)
@@ -407,18 +435,23 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     def login_allowed(request: Request) -> None:
         key = limited_address(request.client.host if request.client else None)
         if key is not None and not logins.take(key):
-            raise refuse(429, "too many login attempts from your address; wait a minute", 60)
+            raise refuse(
+                429, "too_many_logins", "too many login attempts from your address; wait a minute", 60
+            )
 
     @app.post("/api/register")
     async def register(
         body: RegisterRequest, request: Request, authorization: str | None = Header(None)
     ) -> dict[str, Any]:
         login_allowed(request)
+        current = await run_in_threadpool(account_of, authorization)
+        if body.bot and current is not None:  # a guest's games were played by a person
+            message = "a bot account is a new account: register it without a session token"
+            raise fail(409, "bot_needs_new_account", message)
         try:
             hashed = await hasher.hash(body.password)
         except auth.Busy as busy:
-            raise refuse(503, str(busy), 2) from None
-        current = await run_in_threadpool(account_of, authorization)
+            raise refuse(503, "busy", str(busy), 2) from None
         token = auth.new_token()
         if current is None:
             current = await run_in_threadpool(
@@ -426,12 +459,12 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
             )
         else:
             if current.username is not None:
-                raise HTTPException(409, "this account is registered already")
+                raise fail(409, "registered_already", "this account is registered already")
             await run_in_threadpool(store().add_session, current.id, auth.token_hash(token))
         if not await run_in_threadpool(
-            store().set_credentials, current.id, body.username, hashed, body.nickname
+            store().set_credentials, current.id, body.username, hashed, body.nickname, body.bot
         ):
-            raise HTTPException(409, f"username {body.username!r} is taken")
+            raise fail(409, "username_taken", f"username {body.username!r} is taken")
         account = await run_in_threadpool(store().account, current.id)
         assert account is not None
         return session(account, token)
@@ -442,16 +475,19 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         tries = failures.get(body.username.lower())
         if not tries.can_take():
             raise refuse(
-                429, "too many failed logins for this username; try again later", tries.retry_after()
+                429,
+                "too_many_failures",
+                "too many failed logins for this username; try again later",
+                tries.retry_after(),
             )
         found = await run_in_threadpool(store().credentials, body.username)
         try:  # an unknown username costs a hash too, so the answer's time does not tell it apart
             ok = await hasher.verify(None if found is None else found[1], body.password)
         except auth.Busy as busy:
-            raise refuse(503, str(busy), 2) from None
+            raise refuse(503, "busy", str(busy), 2) from None
         if not ok or found is None:
             tries.take()
-            raise HTTPException(401, "wrong username or password")
+            raise fail(401, "wrong_password", "wrong username or password")
         token = auth.new_token()
         await run_in_threadpool(store().add_session, found[0].id, auth.token_hash(token))
         return session(found[0], token)
@@ -466,7 +502,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         token = bearer(authorization)
         account = None if token is None else await run_in_threadpool(account_of, authorization)
         if token is None or account is None:
-            raise HTTPException(401, "missing, unknown or expired token")
+            raise fail(401, "unauthorized", "missing, unknown or expired token")
         if body is not None and body.everywhere:
             ended = await run_in_threadpool(store().end_sessions, account.id)
             clients.revoke(account.id, None)
@@ -480,8 +516,17 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     def me(authorization: str | None = Header(None)) -> dict[str, Any]:
         account = account_of(authorization)
         if account is None:
-            raise HTTPException(401, "missing, unknown or expired token")
-        return {"id": account.id, "nickname": account.nickname, "username": account.username}
+            raise fail(401, "unauthorized", "missing, unknown or expired token")
+        return account_json(account)
+
+    @app.get("/api/me/seats")
+    async def my_seats(authorization: str | None = Header(None)) -> dict[str, Any]:
+        """The tables where you hold a seat now (as ``welcome.seats``, with each table's name and
+        status), so that the lobby offers a way back to every one of them."""
+        account = await run_in_threadpool(account_of, authorization)
+        if account is None:
+            raise fail(401, "unauthorized", "missing, unknown or expired token")
+        return {"seats": hub().seats_of(account.id)}
 
     @app.get("/api/tables")
     async def tables(
@@ -519,7 +564,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         entries = [] if row is None else store().table_ledger(table_id)
         players = {e["account_id"] for e in entries if e["account_id"]}
         if row is None or not insider(row, account_of(authorization), code, players):
-            raise HTTPException(404, f"no table {table_id!r}")
+            raise fail(404, "no_table", f"no table {table_id!r}")
         return {"entries": entries}
 
     @app.get("/api/leaderboard")
@@ -529,7 +574,8 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         """Players by points (the ledger's sum), or by rating (at least ``rated_min_games`` rated games)."""
         if by == "rating":
             least = config.community.rated_min_games
-            return {"by": by, "min_games": least, "players": store().rating_leaderboard(limit, least)}
+            players = collusion.mark(store(), store().rating_leaderboard(limit, least), config.community)
+            return {"by": by, "min_games": least, "players": players}
         return {"by": by, "players": store().leaderboard(limit)}
 
     @app.get("/api/players/{account_id}/profile")
@@ -542,7 +588,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
             store(), account_id, None if viewer is None else viewer.id, config.community.escape_window
         )
         if found is None:
-            raise HTTPException(404, f"no player {account_id!r}")
+            raise fail(404, "no_player", f"no player {account_id!r}")
         return Response(found.model_dump_json(), media_type="application/json")
 
     @app.get("/api/players/{account_id}/games")
@@ -552,10 +598,15 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         authorization: str | None = Header(None),
     ) -> dict[str, Any]:
         """A player's games; games at private tables only for those who played at that table."""
-        if store().account(account_id) is None:
-            raise HTTPException(404, f"no player {account_id!r}")
+        player = store().account(account_id)
+        if player is None:
+            raise fail(404, "no_player", f"no player {account_id!r}")
         viewer = account_of(authorization)
-        return {"games": store().history(account_id, limit, viewer=None if viewer is None else viewer.id)}
+        games = store().history(account_id, limit, viewer=None if viewer is None else viewer.id)
+        names = store().table_names(g["table"] for g in games)
+        for g in games:
+            g["table_name"] = names.get(g["table"], "")
+        return {"games": games, **({"bot": True} if player.bot else {})}  # a bot account's games
 
     def may_see(game: GameRow, authorization: str | None, code: str | None) -> bool:
         """A stored game: anyone's at a public table; a private table's only for its insiders."""
@@ -572,9 +623,9 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         """A finished game's record; of a private table only for its players and holders of the code."""
         game = store().game(game_id) if game_id in replays.GAME_IDS else None  # beyond: no game
         if game is None or not may_see(game, authorization, code):
-            raise HTTPException(404, f"no game {game_id}")
+            raise fail(404, "no_game", f"no game {game_id}")
         if game.record is None:
-            raise HTTPException(404, f"game {game_id} is still in progress")
+            raise fail(404, "game_in_progress", f"game {game_id} is still in progress")
         return JSONResponse(
             game.record, headers={"Content-Disposition": f'attachment; filename="niugui-game-{game_id}.json"'}
         )
@@ -676,8 +727,13 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
         )
         clients.add(connection)
         metrics.connections.inc()
-        seats = hub().connect(connection)
-        you = Account(id=connection.account_id, nickname=connection.nickname, username=connection.username)
+        seats = hub().connect(connection, connection.username if connection.bot else None)
+        you = Account(
+            id=connection.account_id,
+            nickname=connection.nickname,
+            username=connection.username,
+            bot=connection.bot,
+        )
         connection.send(welcome_frame(you, seats))
         writer = asyncio.create_task(connection.writer())
         reader = asyncio.create_task(read(websocket, connection))
@@ -870,7 +926,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
 
     static = config.static_dir or Path(__file__).resolve().parents[1] / "web" / "static"
     if static.is_dir():
-        app.mount("/", StaticFiles(directory=static, html=True), name="web")
+        app.mount("/", StaticSite.from_dir(static), name="web")
 
     return app
 

@@ -23,11 +23,16 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .config import Community
+    from .store import Store
 
 
 @dataclass(frozen=True)
 class Rule:
-    """When an account is flagged (configurable: ``Limits`` holds the server's)."""
+    """When an account is flagged (configurable: ``Community.flag_*``, ``niugui serve --community``)."""
 
     min_games: int = 10
     """Rated games needed before anything is said."""
@@ -55,3 +60,16 @@ def flagged(games: Sequence[frozenset[str]], rule: Rule = Rule()) -> bool:
     """Is an account whose recent rated games (newest first) are ``games`` flagged by ``rule``?"""
     recent = games[: rule.window]
     return len(recent) >= rule.min_games and concentration(recent, rule.circle) >= rule.share
+
+
+def mark(store: Store, rows: list[dict[str, Any]], settings: Community) -> list[dict[str, Any]]:
+    """The rating leaderboard's ``rows`` (best first) with ``flagged`` set on each: the flagged ones
+    are moved after the others, keeping their order, and carry no ``rank``; the others are ranked 1, 2 …"""
+    rule = Rule(settings.flag_min_games, settings.flag_circle, settings.flag_share, settings.flag_window)
+    games = store.co_players([row["id"] for row in rows], rule.window)
+    for row in rows:
+        row["flagged"] = flagged(games.get(row["id"], []), rule)
+    ranked = [row for row in rows if not row["flagged"]]
+    for n, row in enumerate(ranked, start=1):
+        row["rank"] = n
+    return ranked + [dict(row, rank=None) for row in rows if row["flagged"]]

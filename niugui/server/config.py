@@ -115,6 +115,14 @@ class Community:
     """... each one beyond adds this many seconds of waiting in quick play ..."""
     escape_max_delay: float = 600.0
     """... up to this many."""
+    flag_min_games: int = 10
+    """Collusion (niugui/server/collusion.py): rated games before an account can be flagged ..."""
+    flag_circle: int = 3
+    """... how many of its most frequent co-players make its closed circle ..."""
+    flag_share: float = 0.8
+    """... the share of its games inside that circle that flags it ..."""
+    flag_window: int = 50
+    """... counted over its last this many rated games."""
 
     def set(self, assignment: str) -> None:
         """Apply ``NAME=VALUE`` (``niugui serve --community``).

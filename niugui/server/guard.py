@@ -67,14 +67,18 @@ class Guard:
             self.metrics.limited.labels("http").inc()
             wait = max(b.retry_after() for b in buckets)
             await _reply(
-                send, 429, "too many requests; slow down", [(b"retry-after", b"%d" % math.ceil(wait))]
+                send,
+                429,
+                "too_many_requests",
+                "too many requests; slow down",
+                [(b"retry-after", b"%d" % math.ceil(wait))],
             )
             return
         for b in buckets:
             b.take()
         length = dict(scope.get("headers", ())).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
-            await _reply(send, 413, f"request bodies are limited to {MAX_BODY} bytes")
+            await _reply(send, 413, "too_large", f"request bodies are limited to {MAX_BODY} bytes")
             return
 
         async def send_with_headers(message: Message) -> None:
@@ -106,9 +110,9 @@ class BodyTooLarge(Exception):
 
 
 async def _reply(
-    send: Send, status: int, detail: str, extra: list[tuple[bytes, bytes]] | None = None
+    send: Send, status: int, code: str, detail: str, extra: list[tuple[bytes, bytes]] | None = None
 ) -> None:
-    body = json.dumps({"detail": detail}).encode()
+    body = json.dumps({"detail": {"code": code, "message": detail}}).encode()  # protocol.HttpError
     headers: list[Any] = [
         (b"content-type", b"application/json"),
         (b"content-length", b"%d" % len(body)),

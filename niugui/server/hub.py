@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable, Iterator, Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from . import gcpolicy, logs
 from .config import Config
@@ -19,6 +19,8 @@ from .protocol import (
     EvDeal,
     FillBots,
     FreeSeat,
+    Invitation,
+    Invite,
     Leave,
     LeaveQueue,
     ListTables,
@@ -107,6 +109,9 @@ class Hub:
         self.cards: dict[str, PlayerCard] = {}
         """What seats show of each connected account (rating, escape rate), read when it connected."""
         self.quick = Matchmaker(config.community, self._connections, self._open_quick_table, _later)
+        self.bots: dict[str, dict[Client, None]] = {}
+        """The connections of bot accounts, by username in lower case (whom ``invite`` reaches)."""
+        self._bot_names: dict[Client, str] = {}
         self.cluster: Cluster | None = None
 
     # ---- startup and shutdown ---------------------------------------------------------------------------
@@ -189,18 +194,31 @@ class Hub:
 
     # ---- connections -----------------------------------------------------------------------------
 
-    def connect(self, client: Client) -> list[SeatRef]:
-        """A new connection: the tables where its account holds a seat."""
+    def connect(self, client: Client, bot_username: str | None = None) -> list[SeatRef]:
+        """A new connection (a bot account's: ``bot_username``): the tables where its account holds
+        a seat."""
         self.clients[client] = set()
         self.by_account.setdefault(client.account_id, set()).add(client)
-        seats = []
+        if bot_username is not None:
+            name = self._bot_names[client] = bot_username.lower()
+            self.bots.setdefault(name, {})[client] = None
+        return [SeatRef(table=s["table"], seat=s["seat"]) for s in self.seats_of(client.account_id)]
+
+    def seats_of(self, account_id: str) -> list[dict[str, Any]]:
+        """Where an account holds a seat: table id, seat, and (for tables of this node) the table's
+        name and status."""
+        found: list[dict[str, Any]] = []
         for table in self.tables.values():
-            seat = table.state.seat_of(client.account_id)
+            seat = table.state.seat_of(account_id)
             if seat is not None:
-                seats.append(SeatRef(table=table.id, seat=seat))
+                state = table.state
+                found.append(
+                    {"table": table.id, "seat": seat, "name": state.settings.name, "status": state.status}
+                )
         if self.cluster is not None:
-            seats += self.cluster.seats(client.account_id)
-        return seats
+            elsewhere = self.cluster.seats(account_id)
+            found += [{"table": s.table, "seat": s.seat, "name": "", "status": None} for s in elsewhere]
+        return found
 
     def disconnect(self, client: Client) -> None:
         mine = self.by_account.get(client.account_id)
@@ -212,6 +230,12 @@ class Hub:
                 self.quick.leave(client.account_id)
         if self.cluster is not None:
             self.cluster.disconnect(client)
+        name = self._bot_names.pop(client, None)
+        if name is not None:
+            connections = self.bots[name]
+            connections.pop(client, None)
+            if not connections:
+                del self.bots[name]
         for table_id in self.clients.pop(client, set()):
             table = self.tables.get(table_id)
             if table is not None:
@@ -276,6 +300,8 @@ class Hub:
             table.free_seat(client, message.seat, reply)
         elif isinstance(message, UpdateSettings):
             table.update_settings(client, message.settings, reply)
+        elif isinstance(message, Invite):
+            self.invite(client, table, message, reply)
         else:  # pragma: no cover - the protocol models and this list change together
             raise Fault("unknown_type", f"no handler for {type(message).__name__}")
 
@@ -349,6 +375,27 @@ class Hub:
             table.seat_group(people, settings.bot_level if bots else None, done_seating)
 
         table.create(settings, created)
+    def invite(self, client: Client, table: Table, message: Invite, reply: Reply) -> None:
+        """Invite a connected bot account to a seat: each of its connections gets an ``invitation``."""
+        guests = list(self.bots.get(message.username.lower(), ()))
+        if not guests:
+            raise Fault("bot_offline", f"no bot account {message.username!r} is connected; start its client")
+
+        def notify(seat: int) -> None:
+            state = table.state
+            frame = Invitation(
+                type="invitation",
+                table=table.id,
+                seat=seat,
+                code=state.code,
+                by=client.nickname,
+                settings=state.settings,
+            ).model_dump_json()
+            for guest in guests:
+                guest.send(frame)
+            logs.info("bot account invited", table=table.id, seat=seat)
+
+        table.invite(client, guests[0].account_id, message.seat, notify, reply)
 
     def lobby(self, account_id: str | None = None) -> list[TableSummary]:
         """The public tables not finished (of every node of a cluster)."""

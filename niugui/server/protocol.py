@@ -74,6 +74,7 @@ ErrorCode = Literal[
     "already_seated",  # you already hold a seat at this table (one seat per account)
     "table_full",  # no free seat
     "bad_state",  # not possible now (e.g. settings during a game, play with no game)
+    "bot_offline",  # invite: no bot account of that username is connected
     "server_error",  # a bug on the server; the connection stays up
 ]
 
@@ -275,6 +276,20 @@ class UpdateSettings(Request):
     settings: TableSettings
 
 
+class Invite(Request):
+    """Creator only, not during a game: invite a bot account (by its ``username``) to a seat (a free
+    one when ``seat`` is null). Every connection of that bot account gets an ``invitation`` and takes
+    the seat with ``sit`` (the seat stays free until then). Refused with ``forbidden`` when you are not
+    the table's creator, ``bot_offline`` when no bot account of that name is connected; ack data
+    ``{"seat": the seat offered}``."""
+
+    type: Literal["invite"]
+    id: ClientId
+    table: TableId
+    username: Text = Field(min_length=1, max_length=32, description="the bot account's username")
+    seat: Seat | None = None
+
+
 ClientMessage = Annotated[
     Auth
     | Ping
@@ -293,7 +308,8 @@ ClientMessage = Annotated[
     | UpdateSettings
     | QuickPlay
     | LeaveQueue
-    | QueueBots,
+    | QueueBots
+    | Invite,
     Field(discriminator="type"),
 ]
 CLIENT_TYPES: dict[str, type[Message]] = {
@@ -317,20 +333,27 @@ CLIENT_TYPES: dict[str, type[Message]] = {
         QuickPlay,
         LeaveQueue,
         QueueBots,
+        Invite,
     )
 }
 
 # ---- what the server sends ----------------------------------------------------------------------
 
 
+def _unset(flag: bool) -> bool:
+    return not flag
+
+
 class Account(Message):
     id: str
     nickname: str
     username: str | None = Field(None, description="set for a registered account")
+    bot: bool = Field(False, exclude_if=_unset, description="a bot account (the key is sent only when true)")
 
 
 class PlayerRef(Message):
-    """Who sits in a seat: an account (``id``) or a bot (``bot`` names its level)."""
+    """Who sits in a seat: an account (``id``) or the server's bot (``bot`` names its level). A bot
+    account is an account (``id``) with ``bot_account: true``: a program playing over this protocol."""
 
     id: str | None
     nickname: str
@@ -340,6 +363,9 @@ class PlayerRef(Message):
     )
     escape_rate: float | None = Field(
         None, description="escapes (R35) per game played, 0..1, when they sat; null before a first game"
+    )
+    bot_account: bool = Field(
+        False, exclude_if=_unset, description="a bot account's seat (the key is sent only when true)"
     )
 
 
@@ -623,7 +649,7 @@ class TableData(Message):
 
 
 class SeatData(Message):
-    """What ``watch`` and ``sit`` answer: your seat at the table, or null."""
+    """What ``watch`` and ``sit`` answer: your seat at the table, or null (``invite``: the seat offered)."""
 
     seat: Seat | None
 
@@ -671,8 +697,20 @@ class Snapshot(Message):
     state: TableState
 
 
+class Invitation(Message):
+    """To a bot account: the creator of ``table`` invites you to ``seat`` (see ``invite``). Accept by
+    sending ``sit`` with this ``table``, ``seat`` and ``code``; ignore it to decline."""
+
+    type: Literal["invitation"]
+    table: TableId
+    seat: Seat
+    code: str | None = Field(description="the join code of a private table (null for a public one)")
+    by: str = Field(description="the nickname of the table's creator")
+    settings: TableSettings
+
+
 ServerMessage = Annotated[
-    Welcome | Ack | Error | Event | Snapshot | QueueStatus, Field(discriminator="type")
+    Welcome | Ack | Error | Event | Snapshot | QueueStatus | Invitation, Field(discriminator="type")
 ]
 
 CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
@@ -790,6 +828,11 @@ class RegisterRequest(Request):
     username: Text = Field(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9_.-]+$")
     password: Text = Field(min_length=8, max_length=256)
     nickname: Text | None = Field(None, min_length=1, max_length=24)
+    bot: bool = Field(
+        False,
+        description="register a bot account: a new account (not a guest's), labelled as a bot everywhere,"
+        " that plays through this protocol (niugui bot-client) and never joins quick play",
+    )
 
 
 class LoginRequest(Request):
@@ -799,6 +842,36 @@ class LoginRequest(Request):
 
 class LogoutRequest(Request):
     everywhere: bool = Field(False, description="end every session of the account, not only this one")
+
+
+HttpErrorCode = Literal[
+    "invalid_input",  # 422 with a list as detail: each bad field's loc, type and msg (pydantic's)
+    "blank_nickname",  # 422: a nickname of spaces only
+    "too_many_guests",  # 429: new guest accounts from one address per hour
+    "too_many_logins",  # 429: login or register attempts from one address per minute
+    "too_many_failures",  # 429: failed logins for one username per hour
+    "too_many_requests",  # 429: HTTP requests per address or session (the guard)
+    "busy",  # 503: password hashing is queued up; try again in a moment
+    "registered_already",  # 409: this guest account has a username already
+    "bot_needs_new_account",  # 409: a bot account is registered without a session token (a new account)
+    "username_taken",  # 409
+    "wrong_password",  # 401: unknown username or wrong password (the same answer for both)
+    "unauthorized",  # 401: missing, unknown or expired session token
+    "no_table",  # 404
+    "no_player",  # 404
+    "no_game",  # 404
+    "game_in_progress",  # 404: its record exists once the game is over
+    "too_large",  # 413: the request body
+    "too_deep",  # 422: the body's JSON is nested too deeply
+]
+
+
+class HttpError(Message):
+    """Why an HTTP request failed, as ``{"detail": HttpError}`` (a 422 of field checks has a list
+    instead; replays answer a ``ReplayError``). The page words it from ``code`` in its language."""
+
+    code: HttpErrorCode
+    message: str = Field(description="in English, for logs and tools; players see the page's words")
 
 
 class SessionResponse(Message):
@@ -813,6 +886,11 @@ class ReplaySeat(Message):
 
     nickname: str | None = Field(None, max_length=40)
     bot: str | None = Field(None, max_length=16, description="a bot's level, when a bot played the seat")
+    bot_account: bool = Field(
+        False,
+        exclude_if=_unset,
+        description="a bot account played the seat (a stored game's replay; the key is sent only when true)",
+    )
 
 
 class ReplayStep(Message):
@@ -913,6 +991,10 @@ class LeaderboardRow(Message):
     mu: float | None = None
     sigma: float | None = None
     shown: int | None = Field(None, description="by rating: the shown rating")
+    rank: int | None = Field(None, description="by rating: the place, null for a flagged account")
+    flagged: bool | None = Field(
+        None, description="by rating: its rated games come from a closed circle (listed last, unranked)"
+    )
 
 
 class Leaderboard(Message):
@@ -943,6 +1025,7 @@ def schemas_markdown() -> str:
                 "LoginRequest": LoginRequest.model_json_schema(),
                 "LogoutRequest": LogoutRequest.model_json_schema(),
                 "SessionResponse": SessionResponse.model_json_schema(),
+                "HttpError": HttpError.model_json_schema(),
                 "Replay": Replay.model_json_schema(by_alias=True),
                 "ReplayError": ReplayError.model_json_schema(),
                 "Profile": Profile.model_json_schema(),

@@ -218,6 +218,13 @@ def add_routes(
                 raise ReplayProblem("not_found", f"no game {game_id}")
             if game.record is None:
                 raise ReplayProblem("in_progress", f"game {game_id} is still in progress")
-            return JSONResponse(replay_of_record(game.record))
+            replay = replay_of_record(game.record)
+            players = game.meta.get("players") or []
+            ids = [p["id"] for p in players if isinstance(p, dict) and isinstance(p.get("id"), str)]
+            bots = store().bot_accounts(ids)
+            for seat, player in zip(replay["seats"], players, strict=False):
+                if isinstance(player, dict) and player.get("id") in bots:
+                    seat["bot_account"] = True  # labelled as a bot, as at the table
+            return JSONResponse(replay)
         except ReplayProblem as problem:
             return problem.response()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,6 +33,8 @@ accounts = sa.Table(
     sa.Column("username", sa.String(64), nullable=True, unique=True),
     sa.Column("password_hash", sa.String(256), nullable=True),
     sa.Column("created_at", sa.Float, nullable=False),
+    # a bot account (registered with ``bot: true``): labelled as a bot everywhere, never in quick play
+    sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
 )
 sessions = sa.Table(
     "sessions",
@@ -131,6 +133,8 @@ class AccountRow:
     id: str
     nickname: str
     username: str | None
+    bot: bool = False
+    """A bot account: its moves come from a program (``niugui bot-client`` or any client of the protocol)."""
 
 
 @dataclass(frozen=True)
@@ -269,7 +273,13 @@ class Store:
         now = time.time()
         with self._tx() as c:
             row = c.execute(
-                sa.select(accounts.c.id, accounts.c.nickname, accounts.c.username, sessions.c.last_used_at)
+                sa.select(
+                    accounts.c.id,
+                    accounts.c.nickname,
+                    accounts.c.username,
+                    accounts.c.bot,
+                    sessions.c.last_used_at,
+                )
                 .join(sessions, sessions.c.account_id == accounts.c.id)
                 .where(sessions.c.token_hash == token_hash)
             ).first()
@@ -288,7 +298,7 @@ class Store:
             except sa.exc.OperationalError as error:  # a locked database: refresh it next time
                 if not is_locked(error):
                     raise
-        return AccountRow(row.id, row.nickname, row.username)
+        return AccountRow(row.id, row.nickname, row.username, bool(row.bot))
 
     def end_session(self, token_hash: str) -> str | None:
         """Revoke one session (log out); the account it belonged to, if it existed."""
@@ -315,13 +325,15 @@ class Store:
             row = c.execute(sa.select(accounts).where(accounts.c.username == username)).first()
         if row is None or row.password_hash is None:
             return None
-        return AccountRow(row.id, row.nickname, row.username), row.password_hash
+        return AccountRow(row.id, row.nickname, row.username, bool(row.bot)), row.password_hash
 
     def set_credentials(
-        self, account_id: str, username: str, password_hash: str, nickname: str | None
+        self, account_id: str, username: str, password_hash: str, nickname: str | None, bot: bool = False
     ) -> bool:
-        """Register an account; False when the username is taken."""
+        """Register an account (as a bot account with ``bot``); False when the username is taken."""
         values: dict[str, Any] = {"username": username, "password_hash": password_hash}
+        if bot:
+            values["bot"] = True
         if nickname:
             values["nickname"] = nickname
         try:
@@ -334,7 +346,15 @@ class Store:
     def account(self, account_id: str) -> AccountRow | None:
         with self._tx() as c:
             row = c.execute(sa.select(accounts).where(accounts.c.id == account_id)).first()
-        return None if row is None else AccountRow(row.id, row.nickname, row.username)
+        return None if row is None else AccountRow(row.id, row.nickname, row.username, bool(row.bot))
+
+    def bot_accounts(self, account_ids: Sequence[str]) -> set[str]:
+        """Which of ``account_ids`` are bot accounts."""
+        if not account_ids:
+            return set()
+        with self._tx() as c:
+            query = sa.select(accounts.c.id).where(accounts.c.id.in_(list(account_ids)), accounts.c.bot)
+            return {row.id for row in c.execute(query)}
 
     # ---- tables and their events ----------------------------------------------------------------
 
@@ -389,6 +409,26 @@ class Store:
             ).all()
         return [StoredEvent(r.seq, r.kind, r.payload, r.created_at) for r in rows]
 
+    def table_names(self, table_ids: Iterable[str]) -> dict[str, str]:
+        """Each table's name (its creator's choice, from its latest settings event)."""
+        wanted = sorted(set(table_ids))
+        if not wanted:
+            return {}
+        kinds = ("table_created", "settings_changed")
+        with self._tx() as c:
+            rows = c.execute(
+                sa.select(table_events.c.table_id, table_events.c.payload)
+                .where(table_events.c.table_id.in_(wanted), table_events.c.kind.in_(kinds))
+                .order_by(table_events.c.seq)
+            ).all()
+        names: dict[str, str] = {}
+        for row in rows:
+            try:
+                names[row.table_id] = str(json.loads(row.payload)["settings"].get("name") or "")
+            except (ValueError, KeyError, TypeError, AttributeError):
+                continue
+        return names
+
     def games_of(self, table_id: str) -> list[GameRow]:
         """Every game of a table (their deals rebuild the table), oldest first."""
         with self._tx() as c:
@@ -403,25 +443,36 @@ class Store:
     # ---- ledger, leaderboard, history ---------------------------------------------------------------
 
     def table_ledger(self, table_id: str) -> list[dict[str, Any]]:
+        """A table's ledger entries; ``bot`` marks a bot's seat (a bot account's, or the server's bot)."""
+        bot = sa.func.coalesce(accounts.c.bot, ledger.c.account_id.is_(None)).label("bot")
         with self._tx() as c:
             rows = c.execute(
-                sa.select(ledger).where(ledger.c.table_id == table_id).order_by(ledger.c.id)
+                sa.select(ledger, bot)
+                .outerjoin(accounts, accounts.c.id == ledger.c.account_id)
+                .where(ledger.c.table_id == table_id)
+                .order_by(ledger.c.id)
             ).all()
-        return [dict(r._mapping) for r in rows]
+        return [{**r._mapping, "bot": bool(r.bot)} for r in rows]
 
     def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
         total = sa.func.sum(ledger.c.delta).label("total")
         count = sa.func.count(ledger.c.id).label("games")
         query = (
-            sa.select(accounts.c.id, accounts.c.nickname, total, count)
+            sa.select(accounts.c.id, accounts.c.nickname, accounts.c.bot, total, count)
             .join(ledger, ledger.c.account_id == accounts.c.id)
-            .group_by(accounts.c.id, accounts.c.nickname)
+            .group_by(accounts.c.id, accounts.c.nickname, accounts.c.bot)
             .order_by(total.desc(), count.desc(), accounts.c.id)
             .limit(limit)
         )
         with self._tx() as c:
             return [
-                {"id": r.id, "nickname": r.nickname, "total": int(r.total), "games": int(r.games)}
+                {
+                    "id": r.id,
+                    "nickname": r.nickname,
+                    "total": int(r.total),
+                    "games": int(r.games),
+                    **({"bot": True} if r.bot else {}),  # a bot account (the key only then)
+                }
                 for r in c.execute(query)
             ]
 
@@ -514,6 +565,30 @@ class Store:
                 {"id": r.id, "nickname": r.nickname, "games": int(r.games), **Rating(r.mu, r.sigma).to_dict()}
                 for r in c.execute(query)
             ]
+
+    def co_players(self, account_ids: Sequence[str], window: int) -> dict[str, list[frozenset[str]]]:
+        """For each account, the other human accounts at each of its last ``window`` rated games,
+        newest first (what :mod:`niugui.server.collusion` reads)."""
+        if not account_ids:
+            return {}
+        other = ledger.alias("other")
+        query = (
+            sa.select(rating_history.c.id, rating_history.c.account_id, other.c.account_id.label("other"))
+            .join(other, other.c.game_id == rating_history.c.game_id)
+            .where(
+                rating_history.c.account_id.in_(list(account_ids)),
+                other.c.account_id.is_not(None),
+                other.c.account_id != rating_history.c.account_id,
+            )
+            .order_by(rating_history.c.id.desc())
+        )
+        games: dict[str, dict[int, set[str]]] = {a: {} for a in account_ids}
+        with self._tx() as c:
+            for row in c.execute(query):
+                mine = games[row.account_id]
+                if row.id in mine or len(mine) < window:
+                    mine.setdefault(row.id, set()).add(row.other)
+        return {a: [frozenset(others) for others in by_game.values()] for a, by_game in games.items()}
 
     def rating_history(self, account_id: str, limit: int = 500) -> list[dict[str, Any]]:
         """An account's rating after each of its last ``limit`` rated games, oldest first."""

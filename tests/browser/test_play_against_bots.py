@@ -63,7 +63,8 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
 
     # The rules at a glance, one tap away.
     page.click("[data-action=help]")
-    assert "R26" in page.inner_text("[data-role=help]")
+    assert "♦4" in page.inner_text("[data-role=help]")  # R26, in words: rule ids only on the rules page
+    assert page.locator("[data-role=help] a[href='#/rules']").count() == 1
     page.click("[data-action=close-help]")
     assert page.locator("[data-role=help]").count() == 0
 

@@ -76,7 +76,8 @@ def test_four_phones_tap_quick_play_play_a_rated_game_and_see_ratings(
     assert_no_foreign_cards(record, checks)
     you = pages[0]
     you.goto(community_server + "/#/profile")
-    you.wait_for_selector("[data-role=rating-chart] polyline", timeout=WAIT_MS)
+    # attached, not "visible": a loser's shown rating stays 0, a flat line of no height
+    you.wait_for_selector("[data-role=rating-chart] polyline", state="attached", timeout=WAIT_MS)
     points = you.get_attribute("[data-role=rating-chart] polyline", "points") or ""
     assert len(points.split()) == 2  # the start and the rating after the one rated game
     assert you.inner_text("[data-role=games]") == "1"

@@ -94,3 +94,32 @@ def test_split_brain_the_paused_owner_cannot_write_after_losing_its_lease(cluste
     ledger_matches(nodes[0], table, players)
     for player in players:
         player.close()
+
+
+def test_a_private_tables_spectator_follows_it_to_its_new_owner(cluster: Cluster) -> None:
+    """A spectator who watches a private table with its join code, on a node that survives, keeps
+    receiving its events after the owner is killed: its node subscribes it again, code included."""
+    nodes = cluster.start(3)
+    host = Player(nodes[0], "host")
+    ack = host.ok("create_table", settings={"name": "private", "private": True, "turn_seconds": 30})
+    table, code = ack["data"]["table"]["id"], ack["data"]["table"]["code"]
+    owner_id = cluster.owner(table)
+    assert owner_id is not None
+    owner = cluster.node(owner_id)
+    survivor = next(n for n in nodes if n is not owner)
+    watcher = Player(survivor, "观众")
+    assert watcher.request("watch", table=table)["type"] == "error"  # no code: no table
+    watcher.ok("watch", table=table, code=code)
+    host.ok("sit", table=table, seat=0)
+    host.ok("fill_bots", table=table)
+    drive([host], table, lambda: moves(host, table) >= 4, what="four moves")
+    owner.kill()
+    if host.server is owner:
+        reconnect(host, survivor, table)
+    cluster.wait(lambda: cluster.owner(table) not in (None, owner_id), "another node to take the table over")
+    drive([host, watcher], table, game_over(host, table), act=act_through_failover)
+    watcher.wait_event("game_over", game_no=1)
+    gapless(watcher, table)
+    events_by_seq([host, watcher], table)
+    host.close()
+    watcher.close()

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from cluster_harness import Cluster, act_through_failover, gapless, retrying
 from server_harness import ROOT, Server, drive, free_port, game_over
-from test_cluster_games import seat_four
+
+from .cluster_harness import Cluster, act_through_failover, gapless, retrying
+from .test_cluster_games import seat_four
 
 NGINX = shutil.which("nginx") or ("/usr/sbin/nginx" if Path("/usr/sbin/nginx").exists() else None)
 

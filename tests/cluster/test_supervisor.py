@@ -10,9 +10,10 @@ import sys
 from pathlib import Path
 
 import httpx
-from cluster_harness import Cluster
-from conftest import redis_url
 from server_harness import ROOT, free_port
+
+from .cluster_harness import Cluster
+from .conftest import redis_url
 
 
 def _health(port: int) -> dict[str, object]:

@@ -12,7 +12,9 @@ from openskill.models import PlackettLuce
 
 from niugui.game import Result
 from niugui.ratings import BOT_RATINGS, Rating
+from niugui.server import collusion
 from niugui.server import store as store_module
+from niugui.server.config import Community
 from niugui.server.store import RatedGame, Store
 
 LIBRARY = PlackettLuce()
@@ -148,3 +150,57 @@ def test_ratings_follow_the_library_game_after_game_and_survive_a_restart(url: s
         (a for a in H if games[a] >= 5), key=lambda a: -(expected[a].mu - 3 * expected[a].sigma)
     )
     again.close()
+
+
+def test_a_closed_circle_is_flagged_on_the_rating_leaderboard(url: str) -> None:
+    """Issue 15 finding 9 on the ratings: four accounts that only ever play one another are listed
+    last and unranked once they have ``flag_min_games`` rated games; with a higher bar, they rank."""
+    store = open_store(url)
+    for account in H:
+        store.create_account(account, account, f"token-{account}")
+    with store.engine.begin() as c:
+        c.execute(
+            store_module.tables.insert().values(
+                id="t", creator="a", code=None, status="between", last_seq=0, created_at=0.0, updated_at=0.0
+            )
+        )
+    win = Result("2v2", "win", [0, 2, 3], [1, 1, -1, -1], [0, 1])
+    for n in range(12):
+        with store.engine.begin() as c:
+            game_id = c.execute(
+                store_module.games.insert().values(
+                    table_id="t",
+                    game_no=n,
+                    first_drawer=0,
+                    deck="",
+                    salt="",
+                    commitment="",
+                    meta="{}",
+                    status="over",
+                    started_at=0.0,
+                )
+            ).inserted_primary_key[0]
+            c.execute(
+                store_module.ledger.insert(),
+                [
+                    {
+                        "table_id": "t",
+                        "game_id": game_id,
+                        "seat": s,
+                        "account_id": a,
+                        "nickname": a,
+                        "delta": win.scores[s],
+                        "outcome": "win",
+                        "created_at": 0.0,
+                    }
+                    for s, a in enumerate(H)
+                ],
+            )
+            store_module._rate(c, RatedGame(win, H, (None,) * 4), game_id, float(n))
+    met = store.co_players(["a"], window=5)["a"]
+    assert met == [frozenset({"b", "c", "d"})] * 5  # the window's newest five
+    rows = collusion.mark(store, store.rating_leaderboard(10, 1), Community())
+    assert [r["flagged"] for r in rows] == [True] * 4 and all(r["rank"] is None for r in rows)
+    rows = collusion.mark(store, store.rating_leaderboard(10, 1), Community(flag_min_games=20))
+    assert [r["rank"] for r in rows] == [1, 2, 3, 4] and not any(r["flagged"] for r in rows)
+    store.close()

@@ -223,6 +223,65 @@ def test_getting_ready_in_time_keeps_the_seat_and_a_restart_keeps_the_remaining_
     assert not [m for m in clients[0].messages if m["type"] == "event" and m["event"]["kind"] == "seat_left"]
 
 
+def test_R27_a_timeout_plays_the_least_a_pass_or_the_weakest_single_not_spade_3_or_2(tmp_path: Path) -> None:
+    """Issue 10: a first timeout never spends strong cards for the player. Every timed-out turn of a
+    whole game is a pass when passing was allowed (R27), else the weakest single that is not ♠3/♠2."""
+    from niugui.cards import Card
+
+    r = rig(tmp_path)
+    table, (human,) = seated_table(r, humans=1, turn_seconds=5)
+    game = table.state.game
+    assert game is not None
+    checked = 0
+    while not game.over:
+        if game.to_move != 0:
+            assert r.clock.advance(r.config.bot_delay) > 0
+            continue
+        view = game.view(0)
+        r.call(table.set_autoplay, human, False)  # a fresh first timeout each turn, never 托管
+        before = len(human.frames)
+        r.clock.advance(5)
+        mine = [m["event"] for m in human.messages[before:] if m["event"].get("seat") == 0]
+        acted = [e for e in mine if e["kind"] in ("play", "pass")]
+        assert acted and acted[0]["by"] == "timeout"
+        if view["can_pass"]:
+            assert acted[0]["kind"] == "pass"
+        else:
+            singles = [p[0] for p in view["legal_plays"] if len(p) == 1]
+            spare = [c for c in singles if c not in ("S3", "S2")] or singles
+            if spare:
+                assert acted[0]["play"] == [min(spare, key=lambda c: int(Card.parse(c)))]
+                assert len(singles) == len(spare) or acted[0]["play"][0] not in ("S3", "S2")
+            else:
+                assert acted[0]["play"] == view["legal_plays"][0]
+        checked += 1
+    assert checked >= 3
+
+
+def test_R35_a_table_whose_humans_all_left_ends_and_leaves_the_lobby(tmp_path: Path) -> None:
+    """Issue 10: the last human escapes (R35) and the game ends; with only bots left the table
+    finishes at once instead of lingering in the lobby as "3/4" with three bots."""
+    r = rig(tmp_path)
+    table, (human,) = seated_table(r, humans=1)
+    assert table.state.status == "playing" and table.id in [t.id for t in r.hub.lobby()]
+    r.call(table.leave, human)
+    assert table.state.status == "finished"
+    assert table.id not in [t.id for t in r.hub.lobby()]
+    kinds = [m["event"]["kind"] for m in human.messages if m.get("type") == "event"]
+    assert kinds[-1] == "table_finished" and "escape" in kinds
+
+
+def test_a_new_table_with_no_one_seated_yet_does_not_end(tmp_path: Path) -> None:
+    """Only bots with no human make a table abandoned: an empty new table waits for players."""
+    r = rig(tmp_path)
+    creator = client(0)
+    table = r.hub.create_table(creator, TableSettings(turn_seconds=60), lambda a: None)
+    r.hub.clients[creator] = {table.id}
+    r.call(table.sit, creator, 0)
+    r.call(table.stand, creator)
+    assert table.state.status == "waiting"
+
+
 def test_the_creator_frees_the_seat_of_an_absent_player_between_games(tmp_path: Path) -> None:
     """Issue 15, finding 13: the creator need not wait for the ready timeout to free the seat of a
     player who went away — between games only (during one, leaving is an escape, R35, and only the

@@ -48,7 +48,7 @@ from ..protocol import (
     Watch,
 )
 from ..store import StaleWrite, Write
-from ..tables import Answer, Client, Fault, Reply, Table
+from ..tables import Answer, Client, Fault, Reply, Table, is_bot_account
 from ..writer import Done, EventWriter
 from .bus import Bus
 from .lease import Leases
@@ -91,14 +91,18 @@ class ClusterMetrics:
 class RemoteClient:
     """A connection of another node, as this node's tables see it: its frames go over the bus."""
 
-    __slots__ = ("_bus", "account_id", "connection", "nickname", "node_id")
+    __slots__ = ("_bus", "account_id", "bot", "connection", "nickname", "node_id")
 
-    def __init__(self, bus: Bus, node_id: str, connection: str, account_id: str, nickname: str) -> None:
+    def __init__(
+        self, bus: Bus, node_id: str, connection: str, account_id: str, nickname: str, bot: bool = False
+    ) -> None:
         self._bus = bus
         self.node_id = node_id
         self.connection = connection
         self.account_id = account_id
         self.nickname = nickname
+        self.bot = bot
+        """A bot account's connection (its seat is labelled ``bot_account``)."""
 
     def send(self, message: str) -> None:
         self._bus.frame(self.node_id, self.connection, message)
@@ -144,6 +148,8 @@ class Follow:
 
     owner: str | None = None
     clients: dict[Client, int | None] = field(default_factory=dict)
+    codes: dict[Client, str] = field(default_factory=dict)
+    """The join code each connection gave (a private table's spectator needs it again at a new owner)."""
     asking: set[Client] = field(default_factory=set)
     """Connections for which a replay was asked and not answered yet."""
 
@@ -289,6 +295,7 @@ class Node:
     def disconnect(self, client: Client) -> None:
         for follow in self.follows.values():
             follow.clients.pop(client, None)
+            follow.codes.pop(client, None)
             follow.asking.discard(client)
         connection = self._ids.pop(client, None)
         if connection is not None:
@@ -385,6 +392,9 @@ class Node:
         if table is not None and isinstance(message, Watch | Sit | CreateTable):  # frames come before the ack
             follow = self.follows.setdefault(table, Follow(node))
             follow.clients.setdefault(client, message.last_seq if isinstance(message, Watch) else None)
+            code = getattr(message, "code", None)
+            if code is not None:
+                follow.codes[client] = code
         self.bus.send(
             node,
             {
@@ -394,6 +404,7 @@ class Node:
                 "conn": self._conn(client),
                 "acct": client.account_id,
                 "nick": client.nickname,
+                "bot": is_bot_account(client),
                 "msg": message.model_dump(mode="json"),
                 "table": table,
             },
@@ -424,6 +435,7 @@ class Node:
             follow = self.follows.get(table)
             if follow is not None:
                 follow.clients.pop(client, None)
+                follow.codes.pop(client, None)
         elif table is not None and isinstance(pending.message, Watch | Sit | CreateTable):
             follow = self.follows.setdefault(table, Follow(pending.node))
             follow.owner = pending.node
@@ -479,7 +491,9 @@ class Node:
                 if isinstance(answer, BaseException):
                     logs.info("could not follow a table at its new owner", table=table_id)
 
-            watch = Watch(type="watch", id="cluster", table=table_id, last_seq=last)
+            watch = Watch(
+                type="watch", id="cluster", table=table_id, last_seq=last, code=follow.codes.get(client)
+            )
             self._forward(follow.owner, client, watch, done, table_id)
         if table is not None and not follow.clients:
             self.follows.pop(table_id, None)
@@ -530,7 +544,7 @@ class Node:
         proxy = self.proxies.get(key)
         if proxy is None:
             proxy = self.proxies[key] = RemoteClient(
-                self.bus, origin, key[1], message["acct"], message["nick"]
+                self.bus, origin, key[1], message["acct"], message["nick"], message.get("bot") is True
             )
             self.hub.clients[proxy] = set()
         try:

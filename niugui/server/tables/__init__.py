@@ -10,7 +10,7 @@
 from .bots import ExecutorBots
 from .clock import Clock, Due, turn_due
 from .commands import Fault, Step
-from .fanout import Client, FanOut, Sent
+from .fanout import Client, FanOut, Sent, is_bot_account
 from .state import Deal, SeatSlot, Stored, TableState, reduce
 from .table import Answer, Reply, Services, Table, no_reply
 
@@ -31,6 +31,7 @@ __all__ = [
     "Stored",
     "Table",
     "TableState",
+    "is_bot_account",
     "no_reply",
     "reduce",
     "turn_due",

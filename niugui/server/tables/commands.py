@@ -126,8 +126,14 @@ def steps(*events: AnyEvent) -> list[Step]:
 
 
 def sit(
-    state: TableState, account_id: str, nickname: str, seat: int | None, card: PlayerCard | None = None
+    state: TableState,
+    account_id: str,
+    nickname: str,
+    seat: int | None,
+    card: PlayerCard | None = None,
+    bot_account: bool = False,
 ) -> tuple[int, list[Step]]:
+    """Take ``seat`` (a free one when None); a bot account's seat is labelled ``bot_account``."""
     if state.status == "finished":
         raise Fault("bad_state", "this table has finished its games")
     if state.seat_of(account_id) is not None:
@@ -141,15 +147,24 @@ def sit(
         seat = free[0]
     elif state.seats[seat].player is not None:
         raise Fault("seat_taken", f"seat {seat} is taken")
-    return seat, steps(EvSeatTaken(kind="seat_taken", seat=seat, player=person(account_id, nickname, card)))
+    player = person(account_id, nickname, card, bot_account)
+    return seat, steps(EvSeatTaken(kind="seat_taken", seat=seat, player=player))
 
 
-def person(account_id: str, nickname: str, card: PlayerCard | None) -> PlayerRef:
-    """A person in a seat, with what the others see of them (their rating and escape rate)."""
+def person(account_id: str, nickname: str, card: PlayerCard | None, bot_account: bool = False) -> PlayerRef:
+    """A person in a seat, with what the others see of them (their rating and escape rate); a bot
+    account's seat is labelled ``bot_account``."""
     if card is None:
-        return PlayerRef(id=account_id, nickname=nickname, bot=None)
+        return PlayerRef(id=account_id, nickname=nickname, bot=None, bot_account=bot_account)
     rate = None if card.escape_rate is None else round(card.escape_rate, 3)
-    return PlayerRef(id=account_id, nickname=nickname, bot=None, rating=card.rating, escape_rate=rate)
+    return PlayerRef(
+        id=account_id,
+        nickname=nickname,
+        bot=None,
+        rating=card.rating,
+        escape_rate=rate,
+        bot_account=bot_account,
+    )
 
 
 def bot(level: str, seat: int) -> PlayerRef:
@@ -172,6 +187,26 @@ def seat_group(
         for seat in free[len(people) :]:
             events.append(EvSeatTaken(kind="seat_taken", seat=seat, player=bot(level, seat)))
     return steps(*events)
+
+
+def invitation(state: TableState, account_id: str, guest_id: str, seat: int | None) -> int:
+    """The seat the creator (``account_id``) may invite the bot account ``guest_id`` to now; it
+    causes no event (the seat stays free until the bot account sits)."""
+    if account_id != state.creator:
+        raise Fault("forbidden", "only the table's creator can invite a bot account")
+    if state.status in ("playing", "finished"):
+        raise Fault("bad_state", f"the table is {state.status}; invite between games")
+    held = state.seat_of(guest_id)
+    if held is not None:
+        raise Fault("already_seated", f"that bot account holds seat {held} at this table already")
+    if seat is None:
+        free = [n for n, slot in enumerate(state.seats) if slot.player is None]
+        if not free:
+            raise Fault("table_full", "no free seat at this table")
+        return free[0]
+    if state.seats[seat].player is not None:
+        raise Fault("seat_taken", f"seat {seat} is taken")
+    return seat
 
 
 def seated(state: TableState, account_id: str) -> int:
@@ -365,7 +400,19 @@ def follow_up(
     game = state.game
     if state.status == "playing" and game is not None and game.over:
         return finish_game(state, leaving, now)
+    if abandoned(state):
+        return steps(EvTableFinished(kind="table_finished", totals=list(state.series.totals)))
     return start_game(state, dealer, now)
+
+
+def abandoned(state: TableState) -> bool:
+    """Between games (or before the first), bots hold seats and no human does: every human has left
+    (stood up, escaped, or was not ready in time), so the table ends rather than linger in the lobby
+    with bots nobody plays against (issue 10)."""
+    if state.status not in ("waiting", "between"):
+        return False
+    players = [slot.player for slot in state.seats if slot.player is not None]
+    return bool(players) and all(p.bot is not None for p in players)
 
 
 def start_game(state: TableState, dealer: Dealer, now: float) -> list[Step]:

@@ -30,6 +30,13 @@ class Client(Protocol):
         """Queue a frame (JSON text) for this connection."""
 
 
+def is_bot_account(client: object) -> bool:
+    """Whether a connection (a :class:`Client`, or an account row) is a bot account's: its seat is
+    labelled ``bot_account``, it can be invited, and quick play leaves it out unless a table's
+    settings allow bot accounts."""
+    return getattr(client, "bot", False) is True
+
+
 @dataclass(frozen=True, slots=True)
 class Sent:
     """An event as it went out: kept for reconnects (its JSON, serialized once)."""

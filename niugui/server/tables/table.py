@@ -40,10 +40,10 @@ from ..protocol import (
 from ..store import PlayerCard, Write
 from ..writer import EventWriter
 from . import commands
-from .bots import BotRunner, Bots
+from .bots import BotRunner, Bots, least_action
 from .clock import Clock, Due, Timers, ready_due, turn_due
 from .commands import Dealer, FairDealer, Fault, Step
-from .fanout import Client, FanOut, Sent
+from .fanout import Client, FanOut, Sent, is_bot_account
 from .state import Stored, TableState, reduce, status_after
 
 
@@ -167,7 +167,9 @@ class Table:
 
         def job() -> Outcome:
             state = self.state
-            taken, todo = commands.sit(state, client.account_id, client.nickname, seat, card)
+            taken, todo = commands.sit(
+                state, client.account_id, client.nickname, seat, card, bot_account=is_bot_account(client)
+            )
             if client not in self.fanout.subscribers:
                 self.fanout.subscribers[client] = None
                 client.send(self.fanout.snapshot(state, None))
@@ -209,6 +211,17 @@ class Table:
 
     def fill_bots(self, client: Client, reply: Reply) -> None:
         self._submit(lambda: Outcome(commands.fill_bots(self.state, client.account_id)), reply)
+
+    def invite(
+        self, client: Client, guest_id: str, seat: int | None, notify: Callable[[int], None], reply: Reply
+    ) -> None:
+        """The creator invites the bot account ``guest_id``: ``notify(seat)`` tells it which seat."""
+
+        def job() -> Outcome:
+            offered = commands.invitation(self.state, client.account_id, guest_id, seat)
+            return Outcome(data=SeatData(seat=offered), then=lambda: notify(offered))
+
+        self._submit(job, reply)
 
     def free_seat(self, client: Client, seat: int, reply: Reply) -> None:
         self._submit(lambda: Outcome(commands.free_seat(self.state, client.account_id, seat)), reply)
@@ -391,7 +404,11 @@ class Table:
             return Outcome()  # the turn moved on meanwhile, or its bot is choosing already
         seat = due.seat
         if due.kind == "timeout":
-            return Outcome(commands.timed_out(state, seat), then=lambda: self._ask_bot(seat, "timeout"))
+            game = state.game
+            assert game is not None
+            least = least_action(game.view(seat))  # the least it can, never the bot's best (issue 10)
+            played = commands.bot_action(state, seat, least, "timeout")
+            return Outcome([*commands.timed_out(state, seat), *played])
         by: By = "autoplay" if state.seats[seat].human else "bot"
         return Outcome(then=lambda: self._ask_bot(seat, by))
 

@@ -1,24 +1,32 @@
-// The page: a small hash router over the lobby, a table, the history and the replay viewer, and the
-// one WebSocket connection shared by them.
+// The page: a small hash router over the lobby, a table, the history, the replay viewer and the
+// rules, and the one WebSocket connection shared by them. Leaving a game in progress never escapes
+// by surprise: only the table's own ← 大厅 (which asks) stands up; any other way out keeps the seat
+// and turns on 托管.
 
 import { button, el } from "./dom.js";
-import { historyScreen } from "./history.js";
 import { getLang, setLang, t } from "./i18n.js";
 import { LobbyScreen, signInPanel } from "./lobby.js";
 import { Connection, api, session, signOut } from "./net.js";
-import { leaderboardScreen, profileScreen } from "./profile.js";
 import { forgetQueue, onQueueMessage } from "./quickplay.js";
-import { ReplayScreen } from "./replay.js";
-import { TableScreen } from "./tablescreen.js";
+
+// The first screen (sign-in, lobby) loads with the page; the others when first opened (the table's
+// right after the first screen is up), so that a slow phone is interactive sooner.
+const screens = {
+  table: () => import("./tablescreen.js"),
+  replay: () => import("./replay.js"),
+  history: () => import("./history.js"),
+  rules: () => import("./rulespage.js"),
+  profile: () => import("./profile.js"),
+};
 
 const app = document.getElementById("app");
 const banner = document.getElementById("conn-banner");
 let screen = null;
 let bannerTimer = null;
 
-function toast(text) {
+function toast(text, role = "toast") {
   const box = el("div", "toast", text);
-  box.dataset.role = "toast";
+  box.dataset.role = role;
   document.body.append(box);
   setTimeout(() => box.remove(), 3500);
 }
@@ -48,7 +56,9 @@ function showStatus(status, info) {
   }
   banner.className = `banner ${status === "offline" ? "offline" : "info"}`;
   const draw = () => {
-    if (status === "offline") {
+    if (status === "offline" && !navigator.onLine) {
+      banner.textContent = t("offline_no_network");
+    } else if (status === "offline") {
       const s = Math.max(0, Math.ceil((info.until - Date.now()) / 1000));
       banner.textContent = t("offline_banner", { s });
     } else {
@@ -64,7 +74,6 @@ const conn = new Connection({
   onMessage: (msg) => {
     if (msg.type === "welcome") {
       session.saveAccount(msg.account);
-      welcomeSeats = msg.seats || [];
       if (screen && screen.onWelcome) screen.onWelcome(msg);
       return;
     }
@@ -72,10 +81,36 @@ const conn = new Connection({
       onQueueMessage(msg, goTable);
       return;
     }
+    if (msg.type === "event" && !msg.replay && timedOutForMe(msg)) toast(t("timeout_notice"), "timeout-notice");
     if (screen && screen.onMessage) screen.onMessage(msg);
   },
 });
-let welcomeSeats = [];
+
+/** The turn timer ran out on my seat and the server played the least it could for me. */
+function timedOutForMe(msg) {
+  const ev = msg.event;
+  const me = msg.state ? msg.state.you : null;
+  return (ev.kind === "play" || ev.kind === "pass") && ev.by === "timeout" && me !== null && ev.seat === me;
+}
+
+/** The table I hold cards at in a game in progress, when the screen is that table. */
+function liveTable() {
+  if (!screen || screenKind !== "table") return null;
+  const st = screen.tstate;
+  const view = screen.view;
+  const me = st ? st.you : null;
+  if (!st || st.status !== "playing" || !view || view.over || me === null || me === undefined) return null;
+  return view.counts[me] > 0 ? screen.tableId : null;
+}
+
+// Closing the tab or reloading mid-game: the browser asks (where it may); if the page goes anyway,
+// the seat is kept — the server turns on 托管 when the connection drops, and the grace period runs.
+window.addEventListener("beforeunload", (event) => {
+  if (liveTable()) {
+    event.preventDefault();
+    event.returnValue = "";
+  }
+});
 
 function topbar(title = "") {
   const bar = el("div", "topbar");
@@ -95,7 +130,10 @@ function topbar(title = "") {
   return bar;
 }
 
-function mount(makeScreen, withBar = true, title = "") {
+let screenKind = null;
+
+function mount(makeScreen, withBar = true, title = "", kind = null) {
+  screenKind = kind;
   if (screen && screen.destroy) screen.destroy();
   screen = null;
   app.innerHTML = "";
@@ -113,14 +151,40 @@ function goTable(id, code) {
   location.hash = `#/table/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ""}`;
 }
 
+/** Going from a live game to another screen (the back gesture, a link): keep the seat, 托管 on. */
+function keepSeat(nextHash) {
+  const table = liveTable();
+  if (!table || nextHash.startsWith(`#/table/${encodeURIComponent(table)}`)) return;
+  if (nextHash.startsWith("#/rules")) return; // a look at the rules and back: the turn timer still runs
+  conn.request("autoplay", { table, on: true }).catch(() => {});
+  toast(t("left_kept"), "left-kept");
+}
+
+/** Open a screen of its own module (loaded the first time), unless the page moved on meanwhile. */
+function later(kind, open) {
+  const hash = location.hash;
+  screens[kind]().then((module) => {
+    if (location.hash === hash) open(module);
+  });
+}
+
 function route() {
+  keepSeat(location.hash || "#/");
   document.title = t("title");
   const hash = location.hash || "#/";
   const [path, query] = hash.slice(1).split("?");
   const parts = path.split("/").filter(Boolean);
   const params = new URLSearchParams(query || "");
+  if (parts[0] === "rules") {
+    later("rules", ({ rulesScreen }) =>
+      mount((root) => rulesScreen(root, { onBack: () => history.back(), langButton, rule: parts[1] || null }), false),
+    );
+    return;
+  }
   if (parts[0] === "replay") {
-    mount((root) => new ReplayScreen(root, { gameId: parts[1] || null, onBack: () => history.back() }), false);
+    later("replay", ({ ReplayScreen }) =>
+      mount((root) => new ReplayScreen(root, { gameId: parts[1] || null, onBack: () => history.back(), langButton }), false),
+    );
     return;
   }
   if (!session.token) {
@@ -139,24 +203,28 @@ function route() {
   if (!conn.ws && conn.status !== "offline") conn.start();
   if (parts[0] === "table" && parts[1]) {
     const id = decodeURIComponent(parts[1]);
-    mount(
-      (root) =>
-        new TableScreen(root, id, params.get("code"), {
-          conn,
-          account: () => session.account,
-          onLobby: () => (location.hash = "#/"),
-          onReplay: (gameId) => (location.hash = `#/replay/${gameId}`),
-          toast,
-          langButton,
-        }),
-      false,
+    later("table", ({ TableScreen }) =>
+      mount(
+        (root) =>
+          new TableScreen(root, id, params.get("code"), {
+            conn,
+            account: () => session.account,
+            onLobby: () => (location.hash = "#/"),
+            onReplay: (gameId) => (location.hash = `#/replay/${gameId}`),
+            toast,
+            langButton,
+          }),
+        false,
+        "",
+        "table",
+      ),
     );
     return;
   }
   if (parts[0] === "profile" || parts[0] === "leaderboard") {
     const onPlayer = (id) => (location.hash = `#/profile/${encodeURIComponent(id)}`);
     const onBack = () => (location.hash = "#/");
-    mount((root) => {
+    later("profile", ({ leaderboardScreen, profileScreen }) => mount((root) => {
       if (parts[0] === "leaderboard") leaderboardScreen(root, { onBack, onPlayer });
       else {
         const onReplay = (id) => (location.hash = `#/replay/${id}`);
@@ -164,19 +232,20 @@ function route() {
         profileScreen(root, { playerId: parts[1] ? decodeURIComponent(parts[1]) : null, onBack, onReplay, onLeaderboard });
       }
       return null;
-    });
+    }));
     return;
   }
   if (parts[0] === "history") {
-    mount((root) => {
+    later("history", ({ historyScreen }) => mount((root) => {
       historyScreen(root, {
         playerId: parts[1] ? decodeURIComponent(parts[1]) : null,
         onBack: () => (location.hash = "#/"),
         onReplay: (id) => (location.hash = `#/replay/${id}`),
+        onRecordFile: () => (location.hash = "#/replay"),
         onPlayer: (id) => (location.hash = `#/history/${encodeURIComponent(id)}`),
       });
       return null;
-    });
+    }));
     return;
   }
   mount((root) => {
@@ -185,12 +254,11 @@ function route() {
       toast,
       onOpenTable: goTable,
       onHistory: () => (location.hash = "#/history"),
-      onReplay: () => (location.hash = "#/replay"),
+      onRules: () => (location.hash = "#/rules"),
       onLeaderboard: () => (location.hash = "#/leaderboard"),
       onProfile: () => (location.hash = "#/profile"),
     });
-    lobby.onWelcome = () => lobby.showSeats(welcomeSeats, goTable);
-    if (welcomeSeats.length) lobby.showSeats(welcomeSeats, goTable);
+    lobby.onWelcome = () => lobby.refresh();
     return lobby;
   });
 }
@@ -210,3 +278,10 @@ if (session.token) {
 }
 route();
 window.niugui = { conn, session };
+window.addEventListener("load", () => {
+  setTimeout(() => screens.table().catch(() => {}), 0); // the table opens at once from the lobby
+  if ("serviceWorker" in navigator && location.protocol !== "file:") {
+    // the shell from cache next time (sw.js); a failure only means no offline start
+    navigator.serviceWorker.register("sw.js").catch(() => {});
+  }
+});

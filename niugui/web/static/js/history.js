@@ -1,11 +1,11 @@
-// A player's past games (GET /api/players/{id}/games), each opening in the replay viewer.
+// A player's past games (GET /api/players/{id}/games): a tap on a game opens its replay.
 
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { api, session } from "./net.js";
 import { el } from "./dom.js";
 
 /** A player's games (yours by default), and the leaderboard whose names open their games. */
-export async function historyScreen(root, { onBack, onReplay, onPlayer, playerId = null }) {
+export async function historyScreen(root, { onBack, onReplay, onPlayer, onRecordFile, playerId = null }) {
   root.innerHTML = "";
   root.className = "page";
   const panel = el("div", "panel");
@@ -15,6 +15,12 @@ export async function historyScreen(root, { onBack, onReplay, onPlayer, playerId
   back.addEventListener("click", onBack);
   h2.append(back);
   panel.append(h2);
+  if (onRecordFile) {
+    const file = el("button", "btn small secondary", t("open_record"));
+    file.dataset.action = "open-record-file";
+    file.addEventListener("click", onRecordFile);
+    h2.insertBefore(file, back);
+  }
   root.append(panel);
   const account = session.account;
   const who = playerId || (account && account.id);
@@ -37,24 +43,34 @@ export async function historyScreen(root, { onBack, onReplay, onPlayer, playerId
   for (const [text, cls] of [[t("when"), ""], [t("table"), ""], [t("outcome"), ""], [t("score"), "num"], ["", ""]]) head.append(el("th", cls, text));
   table.append(head);
   for (const g of games) {
-    const row = el("tr");
+    const row = el("tr", "tap");
     row.dataset.game = String(g.game_id);
+    row.addEventListener("click", (event) => {
+      if (!event.target.closest("a")) onReplay(g.game_id); // one tap anywhere on the game
+    });
     const when = g.finished_at ? new Date(typeof g.finished_at === "number" ? g.finished_at * 1000 : g.finished_at) : null;
-    row.append(el("td", "", when && !isNaN(when) ? when.toLocaleString() : ""));
-    row.append(el("td", "", `${g.table} · ${t("game_no", { n: g.game_no })}`));
+    const format = { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit" };
+    row.append(el("td", "", when && !isNaN(when) ? when.toLocaleString(getLang() === "zh" ? "zh-CN" : "en", format) : ""));
+    const where = el("td", "", `${g.table_name || `${t("table")} ${g.table}`} · ${t("game_no", { n: g.game_no })}`);
+    where.dataset.role = "table-name";
+    row.append(where);
     row.append(el("td", "", g.outcome ? t(`outcome_${g.outcome}`) : ""));
     row.append(el("td", `num ${g.delta > 0 ? "pos" : g.delta < 0 ? "neg" : ""}`, g.delta > 0 ? `+${g.delta}` : String(g.delta)));
     const cell = el("td");
     const open = el("button", "btn small", t("open_replay"));
     open.dataset.action = "open-replay";
-    open.addEventListener("click", () => onReplay(g.game_id));
+    open.addEventListener("click", (event) => {
+      event.stopPropagation();
+      onReplay(g.game_id);
+    });
     const dl = el("a", "", "⤓");
     dl.href = `/api/games/${g.game_id}/record`;
     dl.title = t("download");
     dl.setAttribute("download", `niugui-game-${g.game_id}.json`);
     dl.style.marginLeft = "8px";
     dl.addEventListener("click", (event) => {
-      event.preventDefault(); // a plain link sends no token, and a private table's record needs it
+      event.preventDefault();
+      event.stopPropagation(); // a plain link sends no token, and a private table's record needs it
       downloadRecord(g.game_id).catch(() => {});
     });
     cell.append(open, dl);

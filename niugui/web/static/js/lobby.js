@@ -2,8 +2,6 @@
 
 import { getLang, t } from "./i18n.js";
 import { api, session } from "./net.js";
-import { botName } from "./table.js";
-import { cardElement } from "./cards.js";
 import { el } from "./dom.js";
 import { QuickPlayPanel } from "./quickplay.js";
 import { w } from "./words.js";
@@ -100,7 +98,9 @@ export function signInPanel(onSession) {
   draw();
   const hero = el("div", "hero");
   const fan = el("div", "fan");
-  for (const code of ["S2", "S3", "BJ", "RJ"]) fan.append(cardElement(code, { attr: "demo" }));
+  import("./cards.js").then(({ cardElement }) => {
+    for (const code of ["S2", "S3", "BJ", "RJ"]) fan.append(cardElement(code, { attr: "demo" })); // after first paint
+  });
   hero.append(fan, el("h1", "", t("title")), el("p", "", t("tagline")));
   panel.append(tabs, body, err);
   const wrap = el("div");
@@ -108,7 +108,17 @@ export function signInPanel(onSession) {
   return wrap;
 }
 
-/** The lobby for a signed-in player. handlers: {conn, onOpenTable(id, code), onHistory(), onReplay()} */
+let botName = null;
+let playerName = null;
+
+/** Tables you can sit at first (a free seat, not finished), then the others; fuller tables first. */
+export function lobbyOrder(tables) {
+  const free = (table) => table.seats.filter((p) => !p).length;
+  const joinable = (table) => (free(table) > 0 ? 0 : 1);
+  return [...tables].sort((a, b) => joinable(a) - joinable(b) || free(a) - free(b));
+}
+
+/** The lobby for a signed-in player. handlers: {conn, toast, onOpenTable(id, code), onHistory(), onRules()} */
 export class LobbyScreen {
   constructor(root, handlers) {
     this.root = root;
@@ -134,10 +144,10 @@ export class LobbyScreen {
     const hist = el("button", "btn small secondary", t("history"));
     hist.dataset.action = "history";
     hist.addEventListener("click", () => this.h.onHistory());
-    const rep = el("button", "btn small secondary", t("replay"));
-    rep.dataset.action = "replay";
-    rep.addEventListener("click", () => this.h.onReplay());
-    h2.append(hist, rep);
+    const rules = el("button", "btn small secondary", t("rules"));
+    rules.dataset.action = "rules";
+    rules.addEventListener("click", () => this.h.onRules());
+    h2.append(hist, rules);
     who.append(h2);
     if (!account.username) who.append(this.registerBox());
     if (this.quick) this.quick.destroy();
@@ -223,7 +233,8 @@ export class LobbyScreen {
     const jform = el("form");
     jform.dataset.role = "join-code";
     const code = input("text", "code", t("code"));
-    code.maxLength = 16;
+    code.maxLength = 400; // the whole invite link fits (parseJoin takes the code out of it)
+    code.autocomplete = "off";
     const jerr = el("div", "error-text");
     const jbtn = el("button", "btn", t("join"));
     jbtn.type = "submit";
@@ -283,16 +294,19 @@ export class LobbyScreen {
     return box;
   }
 
-  /** The tables where this player holds a seat (from the server's welcome): one tap to go back. */
-  showSeats(seats, goTable) {
+  /** Every table where this player holds a seat (GET /api/me/seats): one tap back to each. */
+  showSeats(seats) {
     if (this.seatsPanel) this.seatsPanel.remove();
+    this.seatsPanel = null;
     if (!seats.length) return;
-    const panel = el("div", "panel");
+    const panel = el("div", "panel seats-panel");
     panel.dataset.role = "my-seats";
-    panel.append(el("h2", "", t("back_to_table")));
     for (const s of seats) {
-      const b = el("button", "btn small", `${t("table")} ${s.table} · ${t("seat")} ${s.seat + 1}`);
-      b.addEventListener("click", () => goTable(s.table, null));
+      const b = el("button", "btn", `${t("back_to_table")} · ${s.name || `${t("table")} ${s.table}`} · ${t("seat_n", { n: s.seat + 1 })}`);
+      b.dataset.action = "back-to-table";
+      b.dataset.table = s.table;
+      if (s.status === "playing") b.append(el("span", "tag", t("in_game")));
+      b.addEventListener("click", () => this.h.onOpenTable(s.table, null));
       panel.append(b);
     }
     this.seatsPanel = panel;
@@ -302,7 +316,10 @@ export class LobbyScreen {
   async refresh() {
     let tables;
     try {
-      tables = (await api("GET", "/api/tables")).tables;
+      const [lobby, mine] = await Promise.all([api("GET", "/api/tables"), api("GET", "/api/me/seats")]);
+      tables = lobbyOrder(lobby.tables);
+      this.showSeats(mine.seats);
+      ({ botName, playerName } = await import("./table.js")); // names as the table gives them
     } catch {
       return;
     }
@@ -335,7 +352,7 @@ export class LobbyScreen {
       li.append(sit, watch);
       const s = table.settings;
       const meta = el("div", "tmeta", [
-        table.seats.map((p, i) => (p ? (p.bot ? botName(i, p.bot) : p.nickname) : t("empty_seat"))).join(" · "),
+        table.seats.map((p, i) => (p ? (p.bot ? botName(i, p.bot) : playerName(p)) : t("empty_seat"))).join(" · "),
         t("settings_summary", { timer: s.turn_seconds, games: s.games ? t("n_games", { n: s.games }) : t("endless"), bots: t(`bot_${s.bot_level}`) }),
       ].join(" — "));
       li.append(meta);

@@ -2,6 +2,8 @@
 // by itself with backoff (docs/protocol.md). The session token lives in localStorage; it goes to the
 // server in an Authorization header or in the WebSocket's first message (auth), never in a URL.
 
+import { getLang, hasText, t } from "./i18n.js";
+
 const TOKEN_KEY = "niugui.token";
 const ACCOUNT_KEY = "niugui.account";
 
@@ -30,16 +32,23 @@ export const session = {
 };
 
 /**
- * An HTTP call to the server's API; throws an Error with the server's `detail` on failure (a
- * structured detail, e.g. a ReplayError, is kept as `error.detail`). With {raw: true} the body is a
- * string sent as it is (a record pasted by the player: the server says what is wrong with it).
+ * An HTTP call to the server's API; throws an Error whose message is in the page's language, from
+ * the server's code (protocol.py HttpError; a 422 of field checks lists the fields). A structured
+ * detail (an HttpError, a ReplayError) is kept as `error.detail`, the server's own words as
+ * `error.serverMessage`. With {raw: true} the body is a string sent as it is (a record pasted by
+ * the player: the server says what is wrong with it).
  */
 export async function api(method, path, body, { raw = false } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (session.token) headers.Authorization = `Bearer ${session.token}`;
   const sent = body === undefined || raw ? body : JSON.stringify(body);
-  const response = await fetch(path, { method, headers, body: sent });
+  let response;
+  try {
+    response = await fetch(path, { method, headers, body: sent });
+  } catch {
+    throw httpError({ code: "offline" }, 0, null);
+  }
   let data = null;
   try {
     data = await response.json();
@@ -47,15 +56,21 @@ export async function api(method, path, body, { raw = false } = {}) {
     data = null;
   }
   if (!response.ok) {
-    let detail = data && data.detail;
-    if (Array.isArray(detail)) detail = detail.map((d) => d.msg || JSON.stringify(d)).join("; ");
+    const detail = data && data.detail;
+    if (Array.isArray(detail)) throw httpError({ code: "invalid_input", fields: detail }, response.status, null);
     const structured = detail && typeof detail === "object" ? detail : null;
-    const error = new Error((structured ? structured.message : detail) || `HTTP ${response.status}`);
-    error.status = response.status;
-    error.detail = structured;
-    throw error;
+    throw httpError(structured || { status: response.status }, response.status, structured);
   }
   return data;
+}
+
+function httpError(what, status, structured) {
+  const error = new Error(errorText({ status, ...what }));
+  error.status = status;
+  error.code = what.code || null;
+  error.detail = structured;
+  error.serverMessage = structured ? structured.message : null;
+  return error;
 }
 
 /** Sign out: the server ends the session (with `everywhere`, every session of the account), then the
@@ -69,12 +84,14 @@ export async function signOut(everywhere = false) {
   session.clear();
 }
 
-/** A request refused by the server: `code`, `rule` and the server's message. */
+/** A request refused by the server: its `code` and `rule`; the message is the page's words for
+ * them (errorText below), the server's own in `serverMessage`. */
 export class RequestError extends Error {
   constructor(message) {
-    super(message.message || message.code || "error");
+    super(errorText(message));
     this.code = message.code;
     this.rule = message.rule;
+    this.serverMessage = message.message;
   }
 }
 
@@ -217,4 +234,34 @@ export class Connection {
   get online() {
     return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN && this.status === "online");
   }
+}
+
+// ---- every error a player can meet, in the page's language: the server sends a `code` (and for an
+// illegal move the `rule`, for a form the fields at fault); the words are the page's (i18n.js).
+
+/** The words for one field that failed the server's checks (FastAPI's 422 list: loc, type). */
+function fieldText(item) {
+  const loc = Array.isArray(item.loc) ? item.loc : [];
+  const name = String(loc[loc.length - 1] ?? "");
+  const field = hasText(`field_${name}`) ? t(`field_${name}`) : name;
+  const ctx = item.ctx || {};
+  const params = { field, min: ctx.min_length ?? "", max: ctx.max_length ?? "" };
+  const key = `input_${item.type}`;
+  return t(hasText(key) ? key : "input_other", params);
+}
+
+/**
+ * What to tell the player: `error` is {code, rule?, fields?} — a WebSocket error, an HTTP error's
+ * detail, or {status} alone for an answer without a code.
+ */
+export function errorText(error) {
+  const { code, rule, fields, status } = error || {};
+  if (code === "illegal_move" && rule && hasText(`illegal_${rule}`)) return t(`illegal_${rule}`);
+  if (code === "invalid_input" && Array.isArray(fields) && fields.length) {
+    return fields.map(fieldText).join(getLang() === "zh" ? "；" : "; ");
+  }
+  if (code && hasText(`err_${code}`)) return t(`err_${code}`);
+  if (status && hasText(`err_http_${status}`)) return t(`err_http_${status}`);
+  if (status >= 500) return t("err_http_500");
+  return t("err_unknown");
 }

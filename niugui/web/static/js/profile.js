@@ -151,7 +151,9 @@ export async function leaderboardScreen(root, { onBack, onPlayer, by = "rating" 
     });
     name.append(link);
     const value = by === "rating" ? String(p.shown) : p.total > 0 ? `+${p.total}` : String(p.total);
-    row.append(el("td", "", String(i + 1)), name, el("td", "num", String(p.games)), el("td", "num", value));
+    const place = by === "rating" ? (p.flagged ? "⚑" : String(p.rank)) : String(i + 1);
+    if (p.flagged) row.title = w("flagged");
+    row.append(el("td", "", place), name, el("td", "num", String(p.games)), el("td", "num", value));
     grid.append(row);
   });
   panel.append(grid);

@@ -8,11 +8,11 @@ import { button, el } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { api } from "./net.js";
 import { resultPanel } from "./result.js";
-import { TableView, botName } from "./table.js";
+import { TableView, botName, playerName } from "./table.js";
 
 /** Seat names of a replay (its `seats`, from the record's meta), in the page's language. */
 export function replayNames(replay) {
-  return replay.seats.map((p, s) => (p.bot ? botName(s, p.bot) : p.nickname || `${t("seat")} ${s + 1}`));
+  return replay.seats.map((p, s) => (p.bot ? botName(s, p.bot) : (p.nickname && playerName(p)) || `${t("seat")} ${s + 1}`));
 }
 
 /** Why the server refused a replay, in the page's language (docs/protocol.md ReplayError). */
@@ -23,21 +23,22 @@ export function problemText(error) {
     const reason = t(`illegal_${d.rule}`);
     return t("replay_illegal_action", { n: d.index + 1, why: reason === `illegal_${d.rule}` ? d.message : reason });
   }
-  if (d.code === "too_large") return t("replay_too_large", { kb: Math.floor(d.limit / 1024) });
+  if (d.code === "too_large") return t("replay_too_large", { kb: Math.floor((d.limit || 65536) / 1024) });
   if (d.code === "bad_record") return t("replay_bad_record", { field: d.field || "—" });
   return t(`replay_${d.code}`);
 }
 
 export class ReplayScreen {
-  constructor(root, { gameId = null, onBack }) {
+  constructor(root, { gameId = null, onBack, langButton = null }) {
     this.root = root;
     this.onBack = onBack;
     this.timer = null;
     root.innerHTML = "";
-    root.className = "table-screen";
+    root.className = "table-screen replay-screen";
     const bar = el("div", "topbar");
     bar.append(button("tb-btn", `← ${t("back")}`, "back", () => onBack()));
     bar.append(el("div", "grow", `${t("replay")}${gameId ? ` #${gameId}` : ""}`));
+    if (langButton) bar.append(langButton());
     root.append(bar);
     this.body = el("div", "");
     this.body.style.cssText = "flex:1;display:flex;flex-direction:column;min-height:0;";

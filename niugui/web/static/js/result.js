@@ -3,14 +3,29 @@
 
 import { cardElement, sortCodes } from "./cards.js";
 import { verifyProof } from "./fairness.js";
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { el } from "./dom.js";
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
+const listOf = (names) => names.join(getLang() === "zh" ? "、" : ", ");
+
+/**
+ * Which side won and with which seats (R32–R35): {key: won_red | won_black | won_double | won_draw,
+ * seats}, or null for an escape (R35: only the escaper's score changes; nobody won).
+ */
+export function winners(result) {
+  const { mode, outcome, finish, black } = result;
+  if (outcome === "escape") return null;
+  if (outcome === "draw" || outcome === "double_draw") return { key: "won_draw", seats: [] };
+  const red = [0, 1, 2, 3].filter((s) => !black.includes(s));
+  if (mode === "1v3") return outcome === "double_win" ? { key: "won_double", seats: black } : { key: "won_red", seats: red };
+  const blackWon = black.includes(finish[0]); // the side of the 上游 wins (R32)
+  return blackWon ? { key: "won_black", seats: black } : { key: "won_red", seats: red };
+}
 
 /**
  * opts: {view (over), names[4], totals[4] | null, proof {commitment, salt, deck} | null,
- *        buttons: [{label, action, onClick, primary}]}
+ *        buttons: [{label, action, onClick, primary}], ready[4] | null (between games: who is ready)}
  */
 export function resultPanel(opts) {
   const { view, names, totals, proof } = opts;
@@ -18,10 +33,25 @@ export function resultPanel(opts) {
   const box = el("div", "result");
   box.dataset.role = "result";
   box.dataset.outcome = result.outcome;
+  const won = winners(result);
+  if (won) {
+    const head = el("div", `winner ${won.key}`, t(won.key));
+    head.dataset.role = "winner";
+    head.dataset.side = won.key;
+    if (won.seats.length) head.append(el("span", "who", ` · ${listOf(won.seats.map((s) => names[s]))}`));
+    box.append(head);
+  }
   box.append(el("h2", "", t(`outcome_${result.outcome}`)));
-  const black = result.black.map((s) => names[s]).join("、");
-  const side = result.mode === "1v3" ? `${t("double")}：${black}` : `${t("black_side")}：${black}`;
+  const black = listOf(result.black.map((s) => names[s]));
+  const colon = getLang() === "zh" ? "：" : ": ";
+  const side = result.mode === "1v3" ? `${t("double")}${colon}${black}` : `${t("black_side")}${colon}${black}`;
   box.append(el("div", "sub", `${t(`mode_${result.mode}`)} · ${side}`));
+  if (opts.ready) {
+    const ready = [0, 1, 2, 3].filter((s) => opts.ready[s]).map((s) => names[s]);
+    const line = el("div", "sub ready-list", t("ready_list", { names: ready.length ? listOf(ready) : t("nobody") }));
+    line.dataset.role = "ready-list";
+    box.append(line);
+  }
 
   const table = el("table", "grid");
   const head = el("tr");

@@ -15,6 +15,9 @@ export const seatAt = (bottom, rel) => (bottom + rel) % 4;
 /** A bot's name in the page's language: 机器人2 / Bot 2 (its level is in the table's settings). */
 export const botName = (seat, level) => `${t("bot")}${getLang() === "zh" ? "" : " "}${seat + 1}`;
 
+/** A player's nickname; a bot account's says it is a bot (docs/protocol.md "Bot accounts"). */
+export const playerName = (p) => (p.bot_account ? `${p.nickname} · ${t("bot")}` : p.nickname);
+
 /** Who sits in a seat, from the table state's `seats` (docs/protocol.md `SeatState`): null when empty. */
 const playerAt = (state, seat) => (state.seats && state.seats[seat] && state.seats[seat].player) || null;
 
@@ -22,7 +25,7 @@ const playerAt = (state, seat) => (state.seats && state.seats[seat] && state.sea
 export function seatName(state, seat) {
   const p = playerAt(state, seat);
   if (!p) return `${t("seat")} ${seat + 1}`;
-  return p.bot ? botName(seat, p.bot) : p.nickname || `${t("seat")} ${seat + 1}`;
+  return p.bot ? botName(seat, p.bot) : (p.nickname && playerName(p)) || `${t("seat")} ${seat + 1}`;
 }
 
 export class TableView {
@@ -165,7 +168,8 @@ export class TableView {
     box.dataset.seat = String(seat);
     box.dataset.pos = pos;
     if (view && view.to_move === seat && !view.over) box.classList.add("to-move");
-    const avatar = el("div", `avatar${p && p.bot ? " bot" : ""}`, p ? (p.bot ? "AI" : [...(p.nickname || "?")][0].toUpperCase()) : "·");
+    const machine = p && (p.bot || p.bot_account);
+    const avatar = el("div", `avatar${machine ? " bot" : ""}`, p ? (machine ? "AI" : [...(p.nickname || "?")][0].toUpperCase()) : "·");
     box.append(avatar);
     const meta = el("div", "meta");
     meta.append(el("div", "name", s.seats && !p ? `${t("seat")} ${seat + 1} · ${t("empty_seat")}` : seatName(s, seat)));

@@ -153,7 +153,10 @@ export class TableScreen {
       this.renderOverlay();
     });
     const buttons = el("div", "buttons");
-    buttons.append(close);
+    const rules = el("a", "btn secondary", t("rules")); // the whole rules page (rulespage.js)
+    rules.href = "#/rules";
+    rules.dataset.action = "rules";
+    buttons.append(rules, close);
     box.append(list, buttons);
     this.overlay.innerHTML = "";
     this.overlay.append(box);
@@ -298,7 +301,8 @@ export class TableScreen {
       this.renderOverlay();
     } });
     this.overlay.innerHTML = "";
-    this.overlay.append(resultPanel({ view, names, totals: st.totals, proof, buttons }));
+    const ready = st.status === "between" ? st.seats.map((x) => x.ready) : null;
+    this.overlay.append(resultPanel({ view, names, totals: st.totals, proof, buttons, ready }));
     this.overlay.classList.remove("hidden");
   }
 
