@@ -28,6 +28,7 @@ import time
 from abc import ABC, abstractmethod
 from types import FrameType
 from typing import Any, ClassVar, NamedTuple
+from urllib.parse import parse_qsl
 
 from ..game import SeatView
 
@@ -43,6 +44,7 @@ BUILTIN: dict[str, str] = {
     "basic": "niugui.bots.basic:BasicBot",
     "expert": "niugui.bots.expert:ExpertBot",
     "search": "niugui.bots.search:SearchBot",
+    "learned": "niugui.bots.learned:LearnedBot",
 }
 """The built-in bots by short name; any other bot is named by an import path ``package.module:Name``."""
 
@@ -63,10 +65,20 @@ class Bot(ABC):
 
 
 def load_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
-    """A bot by short name (``expert``) or import path (``package.module:Name``).
+    """A bot by short name (``expert``) or import path (``package.module:Name``), optionally with
+    options after a ``?`` (``search?budget=0.1&prior=learned``: numbers become numbers), so that a
+    spec string alone — the arena's ``--bots`` — can name a configured bot.
 
     Raises ``ValueError`` with a clear message when the name does not lead to a bot class.
     """
+    spec, _, query = spec.partition("?")
+    try:
+        pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
+    except ValueError:
+        raise ValueError(f"bot {spec!r}: options after '?' must be key=value&key=value, "
+                         f"not {query!r}") from None
+    for key, value in pairs:
+        options.setdefault(key, _number(value))
     path = BUILTIN.get(spec, spec)
     module_name, _, class_name = path.partition(":")
     if not class_name:
@@ -80,6 +92,15 @@ def load_bot(spec: str, seed: int | None = None, **options: Any) -> Bot:
         raise ValueError(f"{spec!r} is not a niugui.bots.Bot subclass")
     bot: Bot = cls(seed=seed, **options)
     return bot
+
+
+def _number(text: str) -> int | float | str:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
 
 
 def fallback_action(view: View) -> Action:

@@ -24,6 +24,13 @@ Options (``load_bot("search", seed, **options)``):
   cheap prior); ``rollout`` — ``"fast"`` (default: the expert policy without its race search),
   ``"expert"`` (the whole expert policy) or ``"greedy"`` (several times faster, weaker);
   ``confidence`` — standard errors of gain needed to overrule the expert's choice (default 1.0).
+- ``belief`` — belief-weighted determinization (:mod:`niugui.bots.belief`): each sampled world
+  weighs ``belief`` to the power of the other seats' plays in it that the expert would not have
+  made; 1.0 (the default) samples uniformly, as before.
+- ``prior`` — ``"cheap"`` (default: the prior of :func:`candidates_of`) or ``"learned"``: twice
+  ``max_candidates`` plays by the cheap prior are scored by the ``learned`` bot's network
+  (:mod:`niugui.bots.learned`) and the best ``max_candidates`` of them (the expert's choice always
+  among them) are searched.
 
 >>> from niugui import Game
 >>> game = Game.deal(seed=3, first_drawer=0)
@@ -47,6 +54,7 @@ from typing import Any
 from ..combos import FIVE, Combo, classify_mask
 from ..game import BLACK_MASK, SEATS, Game
 from .base import Action, Bot, View, log
+from .belief import weigh
 from .expert import DEFAULT, FAST, expert_combo
 from .knowledge import Tracker
 from .sampling import Knowledge, history_plays, knowledge_of, reconstruct, sample_hands
@@ -65,7 +73,7 @@ HIGH_CARD = 44
 # ---- the rollout policy ----------------------------------------------------------------------------
 
 
-def _breaks(combo: Combo, hand: int) -> int:
+def breaks(combo: Combo, hand: int) -> int:
     """How many ranks of ``hand`` the combination splits (uses some but not all of that rank)."""
     broken = 0
     mask = combo.mask & ((1 << 52) - 1)
@@ -101,7 +109,7 @@ def greedy_policy(game: Game, black: list[int], tracker: Tracker | None = None) 
     mine = seat in black
     if (game.current_seat in black) == mine and (len(black) == 2 or not mine):
         return None  # a partner's play: let it stand
-    best = min(moves, key=lambda m: (_breaks(m, hand), m.value))
+    best = min(moves, key=lambda m: (breaks(m, hand), m.value))
     if current.group != FIVE and (best.mask >> HIGH_CARD):
         threat = min((game.count(s) for s in range(SEATS) if game.count(s) and (s in black) != mine),
                      default=0)
@@ -142,7 +150,7 @@ def candidates_of(game: Game, first: Candidate, limit: int) -> list[Candidate]:
     hand = game.hand_mask(seat)
     moves = game.legal_combos()
     lead = game.current is None
-    moves.sort(key=lambda m: (_breaks(m, hand), -m.mask.bit_count() if lead else 0, m.value))
+    moves.sort(key=lambda m: (breaks(m, hand), -m.mask.bit_count() if lead else 0, m.value))
     out: list[Candidate] = [first]
     if game.can_pass() and first is not None:
         out.append(None)
@@ -191,11 +199,14 @@ def evaluate(
     seed: int,
     policy: str = "expert",
     at_least_one: bool = True,
+    belief: float = 1.0,
 ) -> tuple[Stats, int]:
     """Roll out every candidate (card masks, 0 = pass) on common sampled worlds: ``worlds`` of them,
     or, when ``worlds`` is 0, as many as are expected to fit in ``seconds`` (at least one if
     ``at_least_one``). Returns, per candidate, the sums of its paired differences with candidate 0,
-    and the number of worlds."""
+    and the number of worlds. With ``belief`` < 1 each world counts by its weight
+    (:func:`niugui.bots.belief.weigh`): the sums are of weighted differences, scaled so that the
+    weights add up to the number of worlds."""
     rng = random.Random(seed)
     play = POLICIES[policy]
     started = time.perf_counter()
@@ -206,6 +217,7 @@ def evaluate(
     history = history_plays(info)  # the same in every world: classified once
     root: Tracker | None = None  # the public history, the same in every world: read once
     done = 0
+    weights = 0.0
     while True:
         if worlds:
             if done >= worlds:
@@ -215,7 +227,11 @@ def evaluate(
             if now + (now - started) / max(1, done) * 0.5 > deadline or now >= deadline:
                 break
         hands = sample_hands(info, rng)
-        world = reconstruct(info, hands, history)
+        if belief < 1.0:
+            weight, world = weigh(info, hands, belief, history)
+        else:
+            weight, world = 1.0, reconstruct(info, hands, history)
+        weights += weight
         if root is None:
             root = Tracker(world.first_drawer)
             root.read_game(world)
@@ -231,15 +247,20 @@ def evaluate(
             value = value_for(game, info.seat)
             if index == 0:
                 base = value
-            sums[index] += value - base
-            squares[index] += (value - base) ** 2
+            sums[index] += weight * (value - base)
+            squares[index] += weight * (value - base) ** 2
         done += 1
+    if belief < 1.0 and weights > 0:
+        scale = done / weights
+        sums = [x * scale for x in sums]
+        squares = [x * scale for x in squares]
     return list(zip(sums, squares, strict=True)), done
 
 
 # ---- the bot ---------------------------------------------------------------------------------------
 
-OPTIONS = ("budget", "iterations", "workers", "method", "max_candidates", "rollout", "confidence")
+OPTIONS = ("budget", "iterations", "workers", "method", "max_candidates", "rollout", "confidence", "belief",
+           "prior")
 
 
 class SearchBot(Bot):
@@ -260,6 +281,12 @@ class SearchBot(Bot):
         self.max_candidates = int(options.get("max_candidates", 10))
         self.policy = str(options.get("rollout", "fast"))
         self.confidence = float(options.get("confidence", 1.0))
+        self.belief = float(options.get("belief", 1.0))
+        self.prior = str(options.get("prior", "cheap"))
+        if not 0.0 < self.belief <= 1.0:
+            raise ValueError("search bot: belief must be in (0, 1]")
+        if self.prior not in ("cheap", "learned"):
+            raise ValueError(f"search bot: prior must be 'cheap' or 'learned', not {self.prior!r}")
         if self.budget <= 0 or self.iterations < 0 or self.workers < 1 or self.max_candidates < 2:
             raise ValueError("search bot: budget > 0, iterations >= 0, workers >= 1, max_candidates >= 2")
         if self.method not in ("halving", "flat"):
@@ -290,12 +317,28 @@ class SearchBot(Bot):
             first = greedy_policy(probe, _black_of(info, probe_hands))
         else:
             first = expert_combo(probe)  # what the expert bot would play here
-        candidates = candidates_of(probe, first, self.max_candidates)
+        if self.prior == "learned":
+            candidates = self._learned_candidates(view, probe, first)
+        else:
+            candidates = candidates_of(probe, first, self.max_candidates)
         if len(candidates) == 1:
             return _action(candidates[0])
         masks = [0 if c is None else c.mask for c in candidates]
         best = self._search(info, masks, seed, started)
         return _action(candidates[best])
+
+    def _learned_candidates(self, view: View, probe: Game, first: Candidate) -> list[Candidate]:
+        """The expert's choice and the plays the learned network scores best, of twice as many
+        by the cheap prior."""
+        from ..learn.features import encode_actions, encode_state
+        from .knowledge import situation_from_view
+        from .learned import network
+
+        wide = candidates_of(probe, first, 2 * self.max_candidates)
+        sit = situation_from_view(view)
+        scores = network().forward(encode_state(sit), encode_actions(sit, wide))
+        ranked = sorted(range(1, len(wide)), key=lambda i: -scores[i])
+        return [wide[0], *(wide[i] for i in sorted(ranked[: self.max_candidates - 1]))]
 
     def _search(self, info: Knowledge, masks: list[int], seed: int, started: float) -> int:
         """Successive halving (or flat) over candidates, measured against candidate 0 (the rollout
@@ -333,20 +376,20 @@ class SearchBot(Bot):
     def _evaluate(self, info: Knowledge, masks: list[int], worlds: int, seconds: float,
                   seed: int, first: bool) -> tuple[Stats, int]:
         if self.workers == 1:
-            return evaluate(info, masks, worlds, seconds, seed, self.policy, first)
+            return evaluate(info, masks, worlds, seconds, seed, self.policy, first, self.belief)
         try:
             pool = _pool(self.workers - 1)
         except (BrokenProcessPool, RuntimeError, OSError):
             log.warning("search bot: worker processes could not start; searching in one process")
             _POOLS.pop(self.workers - 1, None)
             self.workers = 1
-            return evaluate(info, masks, worlds, seconds, seed, self.policy, first)
+            return evaluate(info, masks, worlds, seconds, seed, self.policy, first, self.belief)
         share = -(-worlds // self.workers) if worlds else 0
         futures: list[Future[tuple[Stats, int]]] = [
-            pool.submit(evaluate, info, masks, share, seconds, seed + k, self.policy, False)
+            pool.submit(evaluate, info, masks, share, seconds, seed + k, self.policy, False, self.belief)
             for k in range(1, self.workers)
         ]
-        stats, n = evaluate(info, masks, share, seconds, seed, self.policy, first)
+        stats, n = evaluate(info, masks, share, seconds, seed, self.policy, first, self.belief)
         for future in futures:
             more, m = future.result()
             stats = [(a + c, b + d) for (a, b), (c, d) in zip(stats, more, strict=True)]

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 
-COMMANDS = ("replay", "play", "serve", "verify", "arena", "bot_client")
+COMMANDS = ("replay", "play", "serve", "verify", "arena", "bot_client", "learn")
 """Subcommand modules in ``niugui.cli``, in the order ``niugui --help`` lists them."""
 
 

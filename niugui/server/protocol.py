@@ -51,7 +51,7 @@ Seat = Annotated[int, Field(ge=0, le=3, description="a seat 0..3; play goes 0→
 CardCode = Annotated[
     Text, Field(min_length=1, max_length=8, description="a card code of R6, e.g. S3, HT, BJ")
 ]
-BotLevel = Literal["random", "basic", "expert", "search"]
+BotLevel = Literal["random", "basic", "expert", "search", "learned"]
 By = Literal["player", "bot", "autoplay", "timeout"]
 LeaveReason = Literal["left", "grace"]
 """Why a seat is left: its player stood up (``left``), or was away past the grace period (``grace``)."""

@@ -1,0 +1,93 @@
+"""``niugui learn train``: make the ``learned`` bot's training data, train its network, plot its curve.
+
+Needs the ``learn`` extra (PyTorch, matplotlib): ``pip install -e '.[learn]'``. Everything is fixed
+by ``--seed``; a run stopped part-way resumes from its data shards and checkpoint when started
+again with the same arguments.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+PROG = "niugui learn train"
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("learn", help="train the learned bot (needs the learn extra)",
+                                   description="Train the learned bot's network (needs the learn extra).")
+    sub = parser.add_subparsers(dest="learn_command", metavar="ACTION", required=True)
+    train = sub.add_parser("train", help="make data by expert self-play, train, evaluate, plot",
+                           description=__doc__)
+    train.add_argument("--seed", type=int, default=1,
+                       help="seed of the data, the model and the evaluation (1)")
+    train.add_argument("--games", type=int, default=15_000, help="self-play games of training data (15000)")
+    train.add_argument("--steps", type=int, default=20_000, help="training steps (20000)")
+    train.add_argument("--batch", type=int, default=512, help="minibatch size (512)")
+    train.add_argument("--eval-every", type=int, default=2_000, metavar="N",
+                       help="play against expert every N steps (2000)")
+    train.add_argument("--eval-games", type=int, default=300, help="games of each evaluation (300)")
+    train.add_argument("--workers", type=int, default=1, help="processes making data (1)")
+    train.add_argument("--dir", default="artifacts/learn", help="where data, checkpoint and plot go")
+    train.add_argument("--weights", help="where to write the trained weights (default DIR/learned.npz)")
+    train.add_argument("--no-progress", action="store_true", help="no progress bars")
+    for command in (parser, train):
+        command.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        import torch
+
+        from ..learn import train as training
+    except ImportError as error:
+        print(f"{PROG}: needs the learn extra (pip install -e '.[learn]'): {error}", file=sys.stderr)
+        return 1
+    from ..learn.data import SHARD_GAMES, generate
+    from ..learn.evaluate import points_vs_expert
+
+    if args.games < 2 * SHARD_GAMES or args.steps < 1 or args.eval_every < 1 or args.eval_games < 1:
+        print(f"{PROG}: --games must be at least {2 * SHARD_GAMES}; --steps, --eval-every and "
+              "--eval-games at least 1", file=sys.stderr)
+        return 2
+    torch.set_num_threads(1)
+    folder = Path(args.dir)
+    data_dir = folder / f"data-seed{args.seed}"
+    shards = args.games // SHARD_GAMES
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+               TextColumn("{task.fields[note]}"), TimeRemainingColumn())
+    with Progress(*columns, disable=args.no_progress) as progress:
+        made = progress.add_task("self-play data (shards)", total=shards, note="")
+        generate(data_dir, args.seed, shards, args.workers, on_shard=lambda n: progress.advance(made))
+        data = training.split(data_dir, shards, 0.05)
+        settings = training.Settings(seed=args.seed, steps=args.steps, batch=args.batch,
+                                     eval_every=args.eval_every, eval_games=args.eval_games)
+        steps = progress.add_task("training (steps)", total=args.steps, note="")
+
+        def on_step(step: int, loss: float) -> None:
+            if step % 50 == 0 or step == args.steps:
+                progress.update(steps, completed=step, note=f"loss {loss:.3f}")
+
+        def evaluate(net: Any) -> tuple[float, float]:
+            progress.update(steps, note="playing expert…")
+            return points_vs_expert(net, args.eval_games, args.seed)
+
+        checkpoint = folder / f"checkpoint-seed{args.seed}.pt"
+        model, curve = training.train(data, settings, checkpoint, evaluate, on_step)
+        progress.update(steps, completed=args.steps)
+    weights = Path(args.weights) if args.weights else folder / "learned.npz"
+    weights.parent.mkdir(parents=True, exist_ok=True)
+    model.network().save(weights)
+    training.write_curve(curve, folder / f"curve-seed{args.seed}.json")
+    image = folder / f"curve-seed{args.seed}.png"
+    training.plot(curve, image, f"learned vs expert ({data[0].size:,} training actions, seed {args.seed})")
+    last = curve[-1]
+    print(f"weights: {weights}\ncurve: {image}\nlast evaluation: step {last['step']}, "
+          f"{last.get('points', float('nan')):+.3f} ± {last.get('ci', float('nan')):.3f} "
+          "points a game vs expert "
+          f"({args.eval_games} games), held-out loss {last['held_loss']:.4f}")
+    return 0

@@ -1,0 +1,160 @@
+"""Training data: positions of ``expert`` self-play, each with a few candidate actions and how much
+better or worse than the expert's own choice each one turned out.
+
+A game is dealt from a fixed seed and played by the ``expert`` policy in all four seats. At a random
+share of the decisions that offer a choice, a few of the other candidates
+(:func:`~niugui.learn.features.candidates`) are each tried on a copy of the real game, which the
+expert then plays to its end. The expert is deterministic, so the game itself is the expert choice's
+outcome: each tried action's *advantage* is its seat's final score (R33, R34) minus the seat's score
+in the game as played. The network's input is built from the seat's situation alone (what it may
+know); only the targets come from the whole deal, as the outcome of a game does.
+
+Shards of :data:`SHARD_GAMES` games are written as ``.npz`` files; one that exists is not made
+again, so an interrupted run resumes.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..bots.expert import DEFAULT, expert_combo
+from ..bots.knowledge import Tracker, situation_from_game
+from ..combos import Combo
+from ..game import Game
+from .features import ACTION_SIZE, STATE_SIZE, candidates, encode_actions, encode_state
+
+SHARD_GAMES = 100
+SAMPLE_RATE = 0.6
+"""The share of decisions with a choice that become training positions."""
+TRIED = 3
+"""Candidates other than the expert's own tried at each training position."""
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Arrays of one shard: states (P, STATE_SIZE); per labelled action its position, features and
+    advantage."""
+
+    states: np.ndarray
+    position: np.ndarray
+    actions: np.ndarray
+    advantage: np.ndarray
+
+
+def _apply(game: Game, action: Combo | None) -> None:
+    if action is None:
+        game.pass_turn()
+    else:
+        game.play(action)
+
+
+def _play_out(game: Game, tracker: Tracker) -> None:
+    while game.to_move is not None:
+        _apply(game, expert_combo(game, DEFAULT, tracker))
+
+
+def game_samples(seed: int, index: int) -> tuple[list[np.ndarray], list[tuple[int, np.ndarray, float]]]:
+    """One self-play game's training positions: states, and (position, action features, advantage)."""
+    rng = random.Random(f"learn/{seed}/{index}/sample")
+    game = Game.deal(seed=f"learn/{seed}/{index}", first_drawer=index % 4)
+    tracker = Tracker(game.first_drawer)
+    pending: list[tuple[int, np.ndarray, int, list[float]]] = []  # (seat, action rows, state index, scores)
+    states: list[np.ndarray] = []
+    while game.to_move is not None:
+        seat = game.to_move
+        sit = situation_from_game(game, tracker)
+        first = expert_combo(game, DEFAULT, tracker)
+        cands = candidates(sit.hand, game.legal_combos(), game.current is None, game.can_pass(), first)
+        if len(cands) > 1 and rng.random() < SAMPLE_RATE:
+            tried = rng.sample(range(1, len(cands)), min(TRIED, len(cands) - 1))
+            scores = []
+            for i in tried:
+                branch = game.copy()
+                _apply(branch, cands[i])
+                _play_out(branch, tracker.copy())
+                assert branch.result is not None
+                scores.append(float(branch.result.scores[seat]))
+            rows = encode_actions(sit, [cands[0], *(cands[i] for i in tried)])
+            states.append(encode_state(sit))
+            pending.append((seat, rows, len(states) - 1, scores))
+        _apply(game, first)
+    assert game.result is not None
+    final = game.result.scores
+    labels: list[tuple[int, np.ndarray, float]] = []
+    for seat, rows, position, scores in pending:
+        labels.append((position, rows[0], 0.0))
+        for row, score in zip(rows[1:], scores, strict=True):
+            labels.append((position, row, score - final[seat]))
+    return states, labels
+
+
+def make_shard(seed: int, number: int, games: int = SHARD_GAMES) -> Shard:
+    """The shard ``number`` of a run: games ``number * games`` … (each dealt from its own seed)."""
+    states: list[np.ndarray] = []
+    position: list[int] = []
+    actions: list[np.ndarray] = []
+    advantage: list[float] = []
+    for index in range(number * games, (number + 1) * games):
+        game_states, labels = game_samples(seed, index)
+        offset = len(states)
+        states.extend(game_states)
+        for p, row, a in labels:
+            position.append(offset + p)
+            actions.append(row)
+            advantage.append(a)
+    return Shard(
+        np.array(states, dtype=np.float16).reshape(-1, STATE_SIZE),
+        np.array(position, dtype=np.int32),
+        np.array(actions, dtype=np.float16).reshape(-1, ACTION_SIZE),
+        np.array(advantage, dtype=np.float32),
+    )
+
+
+def shard_path(folder: Path, number: int) -> Path:
+    return folder / f"shard-{number:05d}.npz"
+
+
+def _write(folder: Path, seed: int, number: int) -> int:
+    shard = make_shard(seed, number)
+    path = shard_path(folder, number)
+    partial = path.with_suffix(".tmp.npz")
+    np.savez(partial, states=shard.states, position=shard.position, actions=shard.actions,
+             advantage=shard.advantage)
+    os.replace(partial, path)
+    return number
+
+
+def generate(folder: Path, seed: int, shards: int, workers: int = 1,
+             on_shard: Callable[[int], None] | None = None) -> None:
+    """Make the missing shards ``0 .. shards-1`` in ``folder`` (``workers`` processes)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    missing = [n for n in range(shards) if not shard_path(folder, n).exists()]
+    for number in range(shards):
+        if number not in missing and on_shard is not None:
+            on_shard(number)
+    if workers <= 1:
+        for number in missing:
+            _write(folder, seed, number)
+            if on_shard is not None:
+                on_shard(number)
+        return
+    with ProcessPoolExecutor(workers) as pool:
+        for number in pool.map(_write, [folder] * len(missing), [seed] * len(missing), missing):
+            if on_shard is not None:
+                on_shard(number)
+
+
+def load(folder: Path, shards: int) -> Iterator[Shard]:
+    """The shards ``0 .. shards-1`` of ``folder`` that exist."""
+    for number in range(shards):
+        path = shard_path(folder, number)
+        if path.exists():
+            with np.load(path) as data:
+                yield Shard(data["states"], data["position"], data["actions"], data["advantage"])

@@ -1,0 +1,36 @@
+"""Points a game of a network against ``expert``, in duplicate games as the arena plays them
+(every deal six times, once per seating of two copies of each, R10's sides cancelling out), for the
+learning curve. The published figures come from ``niugui arena`` itself (docs/bots.md)."""
+
+from __future__ import annotations
+
+from ..arena import ARRANGEMENTS, deals_for, mean_ci
+from ..bots import Bot, choose_safely
+from ..bots.expert import ExpertBot
+from ..bots.learned import MARGIN, LearnedBot
+from ..game import SEATS, Game
+from .model import Network
+
+
+def points_vs_expert(
+    net: Network, games: int, seed: int, margin: float = MARGIN
+) -> tuple[float, float]:
+    """The network's bot's mean points a game against expert and the half-width of its 95% interval
+    over deals."""
+    per_deal = []
+    for deal in range(deals_for(games)):
+        total = 0.0
+        for seats in ARRANGEMENTS:
+            game = Game.deal(seed=f"learn-eval/{seed}/{deal}", first_drawer=deal % SEATS)
+            bots: list[Bot] = [LearnedBot(net=net, margin=margin) if side == 0 else ExpertBot()
+                               for side in seats]
+            while (seat := game.to_move) is not None:
+                action = choose_safely(bots[seat], game.view(seat))
+                if action is None:
+                    game.pass_turn(seat)
+                else:
+                    game.play(action, seat)
+            assert game.result is not None
+            total += sum(game.result.scores[s] for s in range(SEATS) if seats[s] == 0)
+        per_deal.append(total / (2 * len(ARRANGEMENTS)))
+    return mean_ci(per_deal)

@@ -1,0 +1,206 @@
+"""The ``learned`` bot: numpy inference equal to the torch model, legal answers, an input that only
+the seat's view decides (R11, R12), shipped weights, and a training run that learns."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from niugui import Game
+from niugui.bots import is_legal, load_bot
+from niugui.bots.expert import expert_combo
+from niugui.bots.knowledge import Tracker, situation_from_game
+from niugui.bots.learned import LearnedBot
+from niugui.bots.sampling import knowledge_of, reconstruct, sample_hands
+from niugui.learn.data import game_samples, make_shard
+from niugui.learn.features import ACTION_SIZE, STATE_SIZE, candidates, encode_actions, encode_state
+from niugui.learn.model import WEIGHTS, Network
+
+
+def _play(game: Game, moves: int, rng: random.Random) -> None:
+    """``moves`` actions: the expert's, or now and then a random legal one."""
+    for _ in range(moves):
+        if game.to_move is None:
+            return
+        options = [*game.legal_combos(), *([None] if game.can_pass() else [])]
+        action = rng.choice(options) if rng.random() < 0.3 else expert_combo(game)
+        if action is None:
+            game.pass_turn()
+        else:
+            game.play(action)
+
+
+def test_shipped_weights_load_with_numpy_and_are_small() -> None:
+    assert WEIGHTS.stat().st_size <= 10 * 1024 * 1024
+    net = Network.load()
+    scores = net.forward(np.zeros(STATE_SIZE, np.float32), np.zeros((3, ACTION_SIZE), np.float32))
+    assert scores.shape == (3,) and np.isfinite(scores).all()
+
+
+def test_load_bot_knows_learned() -> None:
+    assert isinstance(load_bot("learned", seed=1), LearnedBot)
+    with pytest.raises(ValueError, match="unknown option"):
+        load_bot("learned", depth=3)
+
+
+def test_learned_never_answers_illegally() -> None:
+    rng = random.Random(13)
+    asked = 0
+    for deal in range(40):
+        game = Game.deal(seed=f"learned-legal/{deal}", first_drawer=deal % 4)
+        bots = [LearnedBot(margin=m) for m in (-10.0, 0.0, 0.1, 10.0)]  # -10: always the net's pick
+        while (seat := game.to_move) is not None:
+            view = game.view(seat)
+            action = bots[seat].choose(view)
+            assert is_legal(view, action), (deal, action)
+            asked += 1
+            if rng.random() < 0.2:  # leave the expert's paths now and then
+                options = [*game.legal_combos(), *([None] if game.can_pass() else [])]
+                choice = rng.choice(options)
+                action = None if choice is None else [str(c) for c in choice.cards]
+            if action is None:
+                game.pass_turn(seat)
+            else:
+                game.play(action, seat)
+    assert asked > 1000
+
+
+@pytest.mark.parametrize("deal", range(8))
+def test_input_is_only_the_seats_view(deal: int) -> None:
+    """Two deals that differ only in the other seats' hidden cards give the same input (R11, R12)."""
+    rng = random.Random(deal)
+    game = Game.deal(seed=f"learned-leak/{deal}", first_drawer=deal % 4)
+    _play(game, rng.randrange(0, 40), rng)
+    if game.to_move is None:
+        pytest.skip("the game ended before the position")
+    seat = game.to_move
+    info = knowledge_of(game.view(seat))
+    hands = sample_hands(info, rng)
+    while hands == [game.hand_mask(s) for s in range(4)] and info.unknown:
+        hands = sample_hands(info, rng)
+    other = reconstruct(info, hands)
+    assert other.to_move == seat
+    if info.unknown:
+        assert any(other.hand_mask(s) != game.hand_mask(s) for s in range(4) if s != seat)
+    # The bot, from each game's view of the seat.
+    first, second = LearnedBot(), LearnedBot()
+    state_a, actions_a, cands_a = first.inputs(game.view(seat))
+    state_b, actions_b, cands_b = second.inputs(other.view(seat))
+    assert np.array_equal(state_a, state_b) and np.array_equal(actions_a, actions_b)
+    assert cands_a == cands_b
+    # The training data's path, which reads the Game (situation_from_game), sees the same.
+    sit_a = situation_from_game(game, Tracker(game.first_drawer))
+    sit_b = situation_from_game(other, Tracker(other.first_drawer))
+    assert np.array_equal(encode_state(sit_a), state_a) and np.array_equal(encode_state(sit_b), state_a)
+    lead, first = game.current is None, expert_combo(game)
+    cands = candidates(sit_a.hand, game.legal_combos(), lead, game.can_pass(), first)
+    assert np.array_equal(encode_actions(sit_a, cands), actions_a)
+
+
+def test_training_samples_are_consistent() -> None:
+    states, labels = game_samples(seed=5, index=0)
+    assert states and labels
+    for position, row, advantage in labels:
+        assert 0 <= position < len(states) and row.shape == (ACTION_SIZE,)
+        assert advantage == int(advantage) and -15 <= advantage <= 15  # a score difference (R33, R34)
+    expert_rows = [row for _, row, _ in labels if row[1 + 9] == 1.0]  # the "is the expert's choice" flag
+    assert len(expert_rows) == len(states)
+
+
+NO_TORCH = "the learn extra (torch) is not installed: pip install -e '.[learn]'"
+
+
+def test_numpy_forward_equals_torch() -> None:
+    torch = pytest.importorskip("torch", reason=NO_TORCH)
+    from niugui.learn.train import Model
+
+    torch.manual_seed(3)
+    model = Model()
+    rng = np.random.default_rng(3)
+    state = rng.random(STATE_SIZE, dtype=np.float32)
+    actions = (rng.random((7, ACTION_SIZE)) < 0.3).astype(np.float32)
+    with torch.no_grad():
+        expected = model(torch.from_numpy(state).expand(7, -1), torch.from_numpy(actions)).numpy()
+    assert np.allclose(model.network().forward(state, actions), expected, atol=1e-5)
+
+
+def test_a_tiny_training_run_lowers_its_loss(tmp_path: Path) -> None:
+    torch = pytest.importorskip("torch", reason=NO_TORCH)
+    from niugui.learn.train import Settings, join, mean_loss, train
+
+    data = join([make_shard(seed=9, number=0, games=6)])
+    empty = join([])
+    settings = Settings(seed=1, steps=300, batch=64, eval_every=300)
+    model, curve = train((data, empty), settings, tmp_path / "checkpoint.pt")
+    before = curve[0]
+    assert curve[-1]["step"] == 300 and np.isnan(before["held_loss"])
+    from niugui.learn.train import Model
+
+    torch.manual_seed(1)
+    untrained = Model()  # the same initial weights the run started from
+    assert mean_loss(model, data) < 0.8 * mean_loss(untrained, data)
+    # Resuming from the checkpoint at its last step changes nothing.
+    again, curve_again = train((data, empty), settings, tmp_path / "checkpoint.pt")
+    assert json.dumps(curve_again) == json.dumps(curve)  # NaN never equals itself
+    assert all(torch.equal(p, q) for p, q in zip(model.parameters(), again.parameters(), strict=True))
+
+
+def test_a_spec_can_carry_options() -> None:
+    bot = load_bot("learned?margin=0.25", seed=1)
+    assert isinstance(bot, LearnedBot) and bot.margin == 0.25
+    search = load_bot("search?budget=0.1&belief=0.5&prior=learned")
+    assert (search.budget, search.belief, search.prior) == (0.1, 0.5, "learned")  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="key=value"):
+        load_bot("search?budget")
+    with pytest.raises(ValueError, match="belief"):
+        load_bot("search?belief=0")
+
+
+def test_the_true_deal_of_expert_play_has_full_belief() -> None:
+    """Replayed through its own history, the real deal of a game the (fast) expert played weighs 1;
+    other samples weigh at most 1, and with epsilon 1 every world weighs 1."""
+    from niugui.bots.belief import weigh
+    from niugui.bots.expert import FAST
+
+    game = Game.deal(seed="belief/1", first_drawer=1)
+    tracker = Tracker(game.first_drawer)
+    for _ in range(30):
+        action = expert_combo(game, FAST, tracker)
+        game.pass_turn() if action is None else game.play(action)
+    assert game.to_move is not None
+    info = knowledge_of(game.view(game.to_move))
+    true_weight, world = weigh(info, [game.hand_mask(s) for s in range(4)], 0.5)
+    assert true_weight == 1.0 and world.view(game.to_move) == game.view(game.to_move)
+    rng = random.Random(2)
+    weights = [weigh(info, sample_hands(info, rng), 0.5)[0] for _ in range(20)]
+    assert all(0 < w <= 1 for w in weights) and min(weights) < 1
+    assert all(weigh(info, sample_hands(info, rng), 1.0)[0] == 1.0 for _ in range(5))
+
+
+@pytest.mark.parametrize("options", [{"belief": 0.5}, {"prior": "learned"}])
+def test_search_variants_answer_legally(options: dict[str, object]) -> None:
+    game = Game.deal(seed="search-variants", first_drawer=2)
+    bot = load_bot("search", seed=3, iterations=2, **options)
+    for _ in range(24):
+        if (seat := game.to_move) is None:
+            break
+        view = game.view(seat)
+        action = bot.choose(view)
+        assert is_legal(view, action)
+        game.pass_turn(seat) if action is None else game.play(action, seat)
+
+
+def test_the_server_seats_learned_bots() -> None:
+    """A table's ``bot_level`` may be ``learned`` (protocol), and its bot seats get the learned bot,
+    not the fallback."""
+    from typing import get_args
+
+    from niugui.server.protocol import BotLevel
+    from niugui.server.tables.bots import load_policy
+
+    assert "learned" in get_args(BotLevel)
+    assert isinstance(load_policy("learned"), LearnedBot)
