@@ -48,6 +48,7 @@ export class LobbyScreen {
 
   render() {
     const account = session.account || {};
+    this.seatsKey = this.listKey = null; // drawn anew below, then by the next refresh
     this.root.innerHTML = "";
     this.root.className = "page";
     const who = el("div", "panel");
@@ -213,6 +214,9 @@ export class LobbyScreen {
 
   /** Every table where this player holds a seat (GET /api/me/seats): one tap back to each. */
   showSeats(seats) {
+    const key = JSON.stringify(seats);
+    if (key === this.seatsKey) return; // unchanged: the buttons stay put under a finger about to tap
+    this.seatsKey = key;
     if (this.seatsPanel) this.seatsPanel.remove();
     this.seatsPanel = null;
     if (!seats.length) return;
@@ -240,6 +244,9 @@ export class LobbyScreen {
     } catch {
       return;
     }
+    const key = JSON.stringify(tables);
+    if (key === this.listKey) return; // unchanged: redrawn only when a table changed
+    this.listKey = key;
     this.list.innerHTML = "";
     if (!tables.length) {
       this.list.append(el("li", "muted", t("no_tables")));
