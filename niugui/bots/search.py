@@ -142,17 +142,15 @@ def value_for(game: Game, seat: int) -> float:
 # ---- candidates ------------------------------------------------------------------------------------
 
 
-def candidates_of(game: Game, first: Candidate, limit: int) -> list[Candidate]:
-    """The actions worth searching: ``first`` (the rollout policy's own choice), then pass, then plays
-    by a cheap prior (split fewest ranks, shed most cards on a lead, weakest first), at most ``limit``."""
-    seat = game.to_move
-    assert seat is not None
-    hand = game.hand_mask(seat)
-    moves = game.legal_combos()
-    lead = game.current is None
-    moves.sort(key=lambda m: (breaks(m, hand), -m.mask.bit_count() if lead else 0, m.value))
+def prior_candidates(hand: int, legal: list[Combo], lead: bool, can_pass: bool, first: Candidate,
+                     limit: int) -> list[Candidate]:
+    """The actions worth searching, by a cheap prior: ``first`` (the rollout policy's own choice),
+    then pass, then the ``legal`` plays that split the fewest ranks of ``hand``, shed the most cards
+    on a ``lead``, weakest first — at most ``limit``. A pure function of what the seat knows (the
+    ``learned`` bot's features use the same candidates)."""
+    moves = sorted(legal, key=lambda m: (breaks(m, hand), -m.mask.bit_count() if lead else 0, m.value))
     out: list[Candidate] = [first]
-    if game.can_pass() and first is not None:
+    if can_pass and first is not None:
         out.append(None)
     for move in moves:
         if len(out) >= limit:
@@ -160,6 +158,14 @@ def candidates_of(game: Game, first: Candidate, limit: int) -> list[Candidate]:
         if move not in out:
             out.append(move)
     return out
+
+
+def candidates_of(game: Game, first: Candidate, limit: int) -> list[Candidate]:
+    """:func:`prior_candidates` for the seat to move in ``game``."""
+    seat = game.to_move
+    assert seat is not None
+    return prior_candidates(game.hand_mask(seat), game.legal_combos(), game.current is None, game.can_pass(),
+                            first, limit)
 
 
 # ---- evaluation (runs in the main process and in workers) ------------------------------------------

@@ -3,7 +3,7 @@ better or worse than the expert's own choice each one turned out.
 
 A game is dealt from a fixed seed and played by the ``expert`` policy in all four seats. At a random
 share of the decisions that offer a choice, a few of the other candidates
-(:func:`~niugui.learn.features.candidates`) are each tried on a copy of the real game, which the
+(:func:`~niugui.bots.search.prior_candidates`) are each tried on a copy of the real game, which the
 expert then plays to its end. The expert is deterministic, so the game itself is the expert choice's
 outcome: each tried action's *advantage* is its seat's final score (R33, R34) minus the seat's score
 in the game as played. The network's input is built from the seat's situation alone (what it may
@@ -26,9 +26,10 @@ import numpy as np
 
 from ..bots.expert import DEFAULT, expert_combo
 from ..bots.knowledge import Tracker, situation_from_game
+from ..bots.search import prior_candidates
 from ..combos import Combo
 from ..game import Game
-from .features import ACTION_SIZE, STATE_SIZE, candidates, encode_actions, encode_state
+from .features import ACTION_SIZE, CANDIDATES, STATE_SIZE, encode_actions, encode_state
 
 SHARD_GAMES = 100
 SAMPLE_RATE = 0.6
@@ -71,7 +72,8 @@ def game_samples(seed: int, index: int) -> tuple[list[np.ndarray], list[tuple[in
         seat = game.to_move
         sit = situation_from_game(game, tracker)
         first = expert_combo(game, DEFAULT, tracker)
-        cands = candidates(sit.hand, game.legal_combos(), game.current is None, game.can_pass(), first)
+        cands = prior_candidates(sit.hand, game.legal_combos(), game.current is None, game.can_pass(), first,
+                                 CANDIDATES)
         if len(cands) > 1 and rng.random() < SAMPLE_RATE:
             tried = rng.sample(range(1, len(cands)), min(TRIED, len(cands) - 1))
             scores = []

@@ -16,8 +16,9 @@ from niugui.bots.expert import expert_combo
 from niugui.bots.knowledge import Tracker, situation_from_game
 from niugui.bots.learned import LearnedBot
 from niugui.bots.sampling import knowledge_of, reconstruct, sample_hands
+from niugui.bots.search import prior_candidates
 from niugui.learn.data import game_samples, make_shard
-from niugui.learn.features import ACTION_SIZE, STATE_SIZE, candidates, encode_actions, encode_state
+from niugui.learn.features import ACTION_SIZE, CANDIDATES, STATE_SIZE, encode_actions, encode_state
 from niugui.learn.model import WEIGHTS, Network
 
 
@@ -97,7 +98,7 @@ def test_input_is_only_the_seats_view(deal: int) -> None:
     sit_b = situation_from_game(other, Tracker(other.first_drawer))
     assert np.array_equal(encode_state(sit_a), state_a) and np.array_equal(encode_state(sit_b), state_a)
     lead, first = game.current is None, expert_combo(game)
-    cands = candidates(sit_a.hand, game.legal_combos(), lead, game.can_pass(), first)
+    cands = prior_candidates(sit_a.hand, game.legal_combos(), lead, game.can_pass(), first, CANDIDATES)
     assert np.array_equal(encode_actions(sit_a, cands), actions_a)
 
 
