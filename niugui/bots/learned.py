@@ -8,8 +8,8 @@ the expert's choice. It plays the best candidate when its predicted gain exceeds
 otherwise the expert's choice. Its input is only the seat's view (R11, R12). How the network was
 trained: :mod:`niugui.learn.data`, :mod:`niugui.learn.train` and docs/bots.md.
 
-Options: ``weights`` (path of an ``.npz``; default the shipped one), ``margin`` (default
-:data:`MARGIN`).
+Options: ``weights`` (path of an ``.npz``; default the shipped one), ``margin`` (default: the margin
+stored with the weights, chosen on evaluation deals when they were trained, else :data:`MARGIN`).
 
 >>> from niugui import Game
 >>> game = Game.deal(seed=3, first_drawer=0)
@@ -34,7 +34,8 @@ from .knowledge import Tracker, codes_of_mask, mask_of_codes, situation_from_vie
 from .search import prior_candidates
 
 MARGIN = 0.1
-"""Points a game a candidate must be predicted to gain over the expert's choice to be played."""
+"""Points a game a candidate must be predicted to gain over the expert's choice to be played, for
+weights that carry no margin of their own."""
 
 
 @lru_cache(maxsize=4)
@@ -56,7 +57,8 @@ class LearnedBot(Bot):
         net = options.pop("net", None)
         super().__init__(seed, **options)
         self.net: Network = net if isinstance(net, Network) else network(str(options.get("weights", WEIGHTS)))
-        self.margin = float(options.get("margin", MARGIN))
+        default = MARGIN if self.net.margin is None else self.net.margin
+        self.margin = float(options.get("margin", default))
         self.tracker = Tracker(0)
 
     def inputs(self, view: View) -> tuple[np.ndarray, np.ndarray, list[Combo | None]]:
