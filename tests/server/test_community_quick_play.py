@@ -53,7 +53,8 @@ def seats_of(player: Player, table: str) -> list[dict[str, Any] | None]:
 
 
 def test_eight_players_pressing_quick_play_sit_at_two_full_tables(server: Server) -> None:
-    players = [Player(server, f"q{n}") for n in range(8)]
+    # names no table id can contain (a seated `queue` message names its table: "…q3…" matched "q3")
+    players = [Player(server, f"排队{n}") for n in range(8)]
     for player in players:
         assert player.request("quick_play")["type"] == "ack"
     where = {p.account_id: seated(p) for p in players}
