@@ -2,14 +2,14 @@
 
 At each decision the bot forms the candidates the ``search`` bot would weigh — the expert's own
 choice first (:func:`niugui.bots.expert.decide`), then pass, then plays by a cheap prior
-(:func:`niugui.learn.features.candidates`) — and scores each with the shipped network
+(:func:`niugui.bots.search.prior_candidates`) — and scores each with the shipped network
 (:mod:`niugui.learn.model`, numpy only), which predicts how many points a game the action gains over
 the expert's choice. It plays the best candidate when its predicted gain exceeds ``margin`` points,
 otherwise the expert's choice. Its input is only the seat's view (R11, R12). How the network was
 trained: :mod:`niugui.learn.data`, :mod:`niugui.learn.train` and docs/bots.md.
 
-Options: ``weights`` (path of an ``.npz``; default the shipped one), ``margin`` (default
-:data:`MARGIN`).
+Options: ``weights`` (path of an ``.npz``; default the shipped one), ``margin`` (default: the margin
+stored with the weights, chosen on evaluation deals when they were trained, else :data:`MARGIN`).
 
 >>> from niugui import Game
 >>> game = Game.deal(seed=3, first_drawer=0)
@@ -26,14 +26,16 @@ from typing import Any
 import numpy as np
 
 from ..combos import Combo, classify_mask
-from ..learn.features import candidates, encode_actions, encode_state
+from ..learn.features import CANDIDATES, encode_actions, encode_state
 from ..learn.model import WEIGHTS, Network
 from .base import Action, Bot, View
 from .expert import DEFAULT, decide
 from .knowledge import Tracker, codes_of_mask, mask_of_codes, situation_from_view
+from .search import prior_candidates
 
 MARGIN = 0.1
-"""Points a game a candidate must be predicted to gain over the expert's choice to be played."""
+"""Points a game a candidate must be predicted to gain over the expert's choice to be played, for
+weights that carry no margin of their own."""
 
 
 @lru_cache(maxsize=4)
@@ -55,7 +57,8 @@ class LearnedBot(Bot):
         net = options.pop("net", None)
         super().__init__(seed, **options)
         self.net: Network = net if isinstance(net, Network) else network(str(options.get("weights", WEIGHTS)))
-        self.margin = float(options.get("margin", MARGIN))
+        default = MARGIN if self.net.margin is None else self.net.margin
+        self.margin = float(options.get("margin", default))
         self.tracker = Tracker(0)
 
     def inputs(self, view: View) -> tuple[np.ndarray, np.ndarray, list[Combo | None]]:
@@ -63,7 +66,8 @@ class LearnedBot(Bot):
         sit = situation_from_view(view, self.tracker)
         first = decide(sit, DEFAULT)
         legal = [_combo(mask_of_codes(play)) for play in view["legal_plays"]]
-        cands = candidates(sit.hand, legal, sit.current is None, bool(view["can_pass"]), first)
+        cands = prior_candidates(sit.hand, legal, sit.current is None, bool(view["can_pass"]), first,
+                                 CANDIDATES)
         return encode_state(sit), encode_actions(sit, cands), cands
 
     def choose(self, view: View) -> Action:

@@ -142,17 +142,15 @@ def value_for(game: Game, seat: int) -> float:
 # ---- candidates ------------------------------------------------------------------------------------
 
 
-def candidates_of(game: Game, first: Candidate, limit: int) -> list[Candidate]:
-    """The actions worth searching: ``first`` (the rollout policy's own choice), then pass, then plays
-    by a cheap prior (split fewest ranks, shed most cards on a lead, weakest first), at most ``limit``."""
-    seat = game.to_move
-    assert seat is not None
-    hand = game.hand_mask(seat)
-    moves = game.legal_combos()
-    lead = game.current is None
-    moves.sort(key=lambda m: (breaks(m, hand), -m.mask.bit_count() if lead else 0, m.value))
+def prior_candidates(hand: int, legal: list[Combo], lead: bool, can_pass: bool, first: Candidate,
+                     limit: int) -> list[Candidate]:
+    """The actions worth searching, by a cheap prior: ``first`` (the rollout policy's own choice),
+    then pass, then the ``legal`` plays that split the fewest ranks of ``hand``, shed the most cards
+    on a ``lead``, weakest first — at most ``limit``. A pure function of what the seat knows (the
+    ``learned`` bot's features use the same candidates)."""
+    moves = sorted(legal, key=lambda m: (breaks(m, hand), -m.mask.bit_count() if lead else 0, m.value))
     out: list[Candidate] = [first]
-    if game.can_pass() and first is not None:
+    if can_pass and first is not None:
         out.append(None)
     for move in moves:
         if len(out) >= limit:
@@ -160,6 +158,14 @@ def candidates_of(game: Game, first: Candidate, limit: int) -> list[Candidate]:
         if move not in out:
             out.append(move)
     return out
+
+
+def candidates_of(game: Game, first: Candidate, limit: int) -> list[Candidate]:
+    """:func:`prior_candidates` for the seat to move in ``game``."""
+    seat = game.to_move
+    assert seat is not None
+    return prior_candidates(game.hand_mask(seat), game.legal_combos(), game.current is None, game.can_pass(),
+                            first, limit)
 
 
 # ---- evaluation (runs in the main process and in workers) ------------------------------------------
@@ -185,6 +191,69 @@ third faster), ``expert`` (the whole expert policy) — both read only what each
 
 def _black_of(info: Knowledge, hands: list[int]) -> list[int]:
     return [s for s in range(SEATS) if (hands[s] | info.played[s]) & BLACK_MASK]
+
+
+def public_tracker(world: Game) -> Tracker:
+    """A tracker that has read ``world``'s history — public, so the same in every world of a view."""
+    tracker = Tracker(world.first_drawer)
+    tracker.read_game(world)
+    return tracker
+
+
+def world_gains(world: Game, seat: int, black: list[int], combos: list[Candidate], policy: RolloutPolicy,
+                root: Tracker) -> list[float]:
+    """Search's evaluation of one world: each candidate played in a copy of ``world`` (``seat`` to
+    move), rolled out to the end by ``policy``, valued by :func:`value_for`, minus candidate 0's value
+    (so the first gain is exactly 0). ``black`` are the world's ♠3/♠2 seats, ``root`` the
+    :func:`public_tracker` of the world; neither ``world`` nor ``root`` is changed."""
+    base = 0.0
+    gains = []
+    for index, combo in enumerate(combos):
+        game = world.copy()
+        if combo is not None:
+            game.play(combo)
+        else:
+            game.pass_turn()
+        rollout(game, black, policy, root.copy())
+        value = value_for(game, seat)
+        if index == 0:
+            base = value
+        gains.append(value - base)
+    return gains
+
+
+def mean_and_error(total: float, square: float, n: int) -> tuple[float, float]:
+    """The mean of ``n`` values from their sum and sum of squares, and its standard error (0 for one)."""
+    mean = total / n
+    return mean, math.sqrt(max(0.0, square / n - mean * mean) / max(1, n - 1))
+
+
+def gain_labels(info: Knowledge, combos: list[Candidate], worlds: int, seed: int, policy: str = "fast",
+                truth: list[int] | None = None) -> tuple[list[float], list[float]]:
+    """Search's judgement of a decision, as training labels: each candidate's mean gain over
+    candidate 0 (the expert's choice) across ``worlds`` worlds by :func:`world_gains`, and the standard
+    error of that mean. The worlds are sampled from ``info`` — the seat's view — with a generator
+    seeded ``seed``; when ``truth`` (every seat's hand now) is given, the true deal is the first of
+    them. Candidate 0's label is exactly 0."""
+    if worlds < 1:
+        raise ValueError("gain_labels: at least one world")
+    rng = random.Random(seed)
+    play = POLICIES[policy]
+    history = history_plays(info)
+    root: Tracker | None = None
+    sums = [0.0] * len(combos)
+    squares = [0.0] * len(combos)
+    for done in range(worlds):
+        hands = truth if done == 0 and truth is not None else sample_hands(info, rng)
+        world = reconstruct(info, hands, history)
+        if root is None:
+            root = public_tracker(world)
+        gains = world_gains(world, info.seat, _black_of(info, hands), combos, play, root)
+        for index, gain in enumerate(gains):
+            sums[index] += gain
+            squares[index] += gain * gain
+    pairs = [mean_and_error(total, square, worlds) for total, square in zip(sums, squares, strict=True)]
+    return [mean for mean, _ in pairs], [error for _, error in pairs]
 
 
 Stats = list[tuple[float, float]]
@@ -233,22 +302,11 @@ def evaluate(
             weight, world = 1.0, reconstruct(info, hands, history)
         weights += weight
         if root is None:
-            root = Tracker(world.first_drawer)
-            root.read_game(world)
-        black = _black_of(info, hands)
-        base = 0.0
-        for index, combo in enumerate(combos):
-            game = world.copy()
-            if combo is not None:
-                game.play(combo)
-            else:
-                game.pass_turn()
-            rollout(game, black, play, root.copy())
-            value = value_for(game, info.seat)
-            if index == 0:
-                base = value
-            sums[index] += weight * (value - base)
-            squares[index] += weight * (value - base) ** 2
+            root = public_tracker(world)
+        gains = world_gains(world, info.seat, _black_of(info, hands), combos, play, root)
+        for index, gain in enumerate(gains):
+            sums[index] += weight * gain
+            squares[index] += weight * gain * gain
         done += 1
     if belief < 1.0 and weights > 0:
         scale = done / weights
@@ -368,9 +426,7 @@ class SearchBot(Bot):
             if phase < phases - 1:
                 alive = [0, *sorted(rest[: max(1, math.ceil(len(rest) / 2))])]
         best = max(alive[1:], key=lambda i: sums[i] / counts[i])
-        n = counts[best]
-        mean = sums[best] / n
-        spread = math.sqrt(max(0.0, squares[best] / n - mean * mean) / max(1, n - 1))
+        mean, spread = mean_and_error(sums[best], squares[best], counts[best])
         return best if mean > 0 and mean > self.confidence * spread else 0
 
     def _evaluate(self, info: Knowledge, masks: list[int], worlds: int, seconds: float,

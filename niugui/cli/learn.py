@@ -8,6 +8,7 @@ again with the same arguments.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,17 @@ def register(subparsers: Any) -> None:
     train.add_argument("--eval-every", type=int, default=2_000, metavar="N",
                        help="play against expert every N steps (2000)")
     train.add_argument("--eval-games", type=int, default=300, help="games of each evaluation (300)")
+    train.add_argument("--labels", choices=("rollout", "search"), default="rollout",
+                       help="rollout: one rollout per tried action in the true deal; search: every "
+                            "candidate evaluated as the search bot does, over --worlds worlds (rollout)")
+    train.add_argument("--worlds", type=int, default=16,
+                       help="worlds sampled from the seat's view per search label, the true deal one of "
+                            "them (16)")
+    train.add_argument("--margins", default="0,0.05,0.1,0.2,0.3",
+                       help="margins tried on the trained weights, the best kept with them "
+                            "(0,0.05,0.1,0.2,0.3)")
+    train.add_argument("--margin-games", type=int, default=1200,
+                       help="games against expert per margin tried, on deals of their own (1200)")
     train.add_argument("--workers", type=int, default=1, help="processes making data (1)")
     train.add_argument("--dir", default="artifacts/learn", help="where data, checkpoint and plot go")
     train.add_argument("--weights", help="where to write the trained weights (default DIR/learned.npz)")
@@ -47,22 +59,31 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as error:
         print(f"{PROG}: needs the learn extra (pip install -e '.[learn]'): {error}", file=sys.stderr)
         return 1
-    from ..learn.data import SHARD_GAMES, generate
+    from ..learn.data import generate, shard_games
     from ..learn.evaluate import points_vs_expert
 
-    if args.games < 2 * SHARD_GAMES or args.steps < 1 or args.eval_every < 1 or args.eval_games < 1:
-        print(f"{PROG}: --games must be at least {2 * SHARD_GAMES}; --steps, --eval-every and "
-              "--eval-games at least 1", file=sys.stderr)
+    per_shard = shard_games(args.labels)
+    try:
+        margins = [float(m) for m in args.margins.split(",")]
+    except ValueError:
+        margins = []
+    if (args.games < 2 * per_shard or args.steps < 1 or args.eval_every < 1 or args.eval_games < 1
+            or args.worlds < 1 or args.margin_games < 1 or not margins):
+        print(f"{PROG}: --games must be at least {2 * per_shard}; --steps, --eval-every, --eval-games, "
+              "--worlds and --margin-games at least 1; --margins a comma-separated list of numbers",
+              file=sys.stderr)
         return 2
     torch.set_num_threads(1)
     folder = Path(args.dir)
-    data_dir = folder / f"data-seed{args.seed}"
-    shards = args.games // SHARD_GAMES
+    kind = "" if args.labels == "rollout" else f"search{args.worlds}-"
+    data_dir = folder / f"data-{kind}seed{args.seed}"
+    shards = args.games // per_shard
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                TextColumn("{task.fields[note]}"), TimeRemainingColumn())
     with Progress(*columns, disable=args.no_progress) as progress:
         made = progress.add_task("self-play data (shards)", total=shards, note="")
-        generate(data_dir, args.seed, shards, args.workers, on_shard=lambda n: progress.advance(made))
+        generate(data_dir, args.seed, shards, args.workers, on_shard=lambda n: progress.advance(made),
+                 labels=args.labels, worlds=args.worlds)
         data = training.split(data_dir, shards, 0.05)
         settings = training.Settings(seed=args.seed, steps=args.steps, batch=args.batch,
                                      eval_every=args.eval_every, eval_games=args.eval_games)
@@ -76,18 +97,34 @@ def run(args: argparse.Namespace) -> int:
             progress.update(steps, note="playing expert…")
             return points_vs_expert(net, args.eval_games, args.seed)
 
-        checkpoint = folder / f"checkpoint-seed{args.seed}.pt"
+        checkpoint = folder / f"checkpoint-{kind}seed{args.seed}.pt"
         model, curve = training.train(data, settings, checkpoint, evaluate, on_step)
         progress.update(steps, completed=args.steps)
+        net = model.network()
+        tried = progress.add_task("margins (tried)", total=len(margins), note="")
+        table = []
+        for margin in margins:
+            points, ci = points_vs_expert(net, args.margin_games, args.seed, margin, deals="learn-margin")
+            table.append({"margin": margin, "points": points, "ci": ci, "games": args.margin_games})
+            progress.update(tried, advance=1, note=f"{margin:g}: {points:+.3f} ± {ci:.3f}")
+    net.margin = max(table, key=lambda t: t["points"])["margin"]
     weights = Path(args.weights) if args.weights else folder / "learned.npz"
     weights.parent.mkdir(parents=True, exist_ok=True)
-    model.network().save(weights)
-    training.write_curve(curve, folder / f"curve-seed{args.seed}.json")
-    image = folder / f"curve-seed{args.seed}.png"
+    net.save(weights)
+    (folder / f"margins-{kind}seed{args.seed}.json").write_text(json.dumps(table, indent=1) + "\n")
+    training.write_curve(curve, folder / f"curve-{kind}seed{args.seed}.json")
+    image = folder / f"curve-{kind}seed{args.seed}.png"
     training.plot(curve, image, f"learned vs expert ({data[0].size:,} training actions, seed {args.seed})")
     last = curve[-1]
-    print(f"weights: {weights}\ncurve: {image}\nlast evaluation: step {last['step']}, "
+    train_data, held = data
+    print(f"weights: {weights} (margin {net.margin:g})\ncurve: {image}\n"
+          f"data: {train_data.size:,} training and {held.size:,} held-out labelled actions\n"
+          f"last evaluation: step {last['step']}, "
           f"{last.get('points', float('nan')):+.3f} ± {last.get('ci', float('nan')):.3f} "
-          "points a game vs expert "
-          f"({args.eval_games} games), held-out loss {last['held_loss']:.4f}")
+          f"points a game vs expert ({args.eval_games} games)\n"
+          f"held-out loss: kept model {training.mean_loss(model, held):.4f}, predicting 0 "
+          f"{training.mean_loss(None, held):.4f}, labels' own noise {training.noise_floor(held):.4f}")
+    for row in table:
+        print(f"margin {row['margin']:g}: {row['points']:+.3f} ± {row['ci']:.3f} points a game vs expert "
+              f"({row['games']} games, deals learn-margin/{args.seed}/…)")
     return 0

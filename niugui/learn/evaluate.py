@@ -4,25 +4,29 @@ learning curve. The published figures come from ``niugui arena`` itself (docs/bo
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..arena import ARRANGEMENTS, deals_for, mean_ci
 from ..bots import Bot, choose_safely
 from ..bots.expert import ExpertBot
-from ..bots.learned import MARGIN, LearnedBot
+from ..bots.learned import LearnedBot
 from ..game import SEATS, Game
 from .model import Network
 
 
 def points_vs_expert(
-    net: Network, games: int, seed: int, margin: float = MARGIN
+    net: Network, games: int, seed: int, margin: float | None = None, deals: str = "learn-eval"
 ) -> tuple[float, float]:
     """The network's bot's mean points a game against expert and the half-width of its 95% interval
-    over deals."""
+    over deals (seeded ``deals/seed/number``, none of them the arena's); ``margin`` defaults to the
+    bot's (the network's own, else :data:`niugui.bots.learned.MARGIN`)."""
+    options: dict[str, Any] = {} if margin is None else {"margin": margin}
     per_deal = []
     for deal in range(deals_for(games)):
         total = 0.0
         for seats in ARRANGEMENTS:
-            game = Game.deal(seed=f"learn-eval/{seed}/{deal}", first_drawer=deal % SEATS)
-            bots: list[Bot] = [LearnedBot(net=net, margin=margin) if side == 0 else ExpertBot()
+            game = Game.deal(seed=f"{deals}/{seed}/{deal}", first_drawer=deal % SEATS)
+            bots: list[Bot] = [LearnedBot(net=net, **options) if side == 0 else ExpertBot()
                                for side in seats]
             while (seat := game.to_move) is not None:
                 action = choose_safely(bots[seat], game.view(seat))

@@ -14,8 +14,8 @@ noisy targets, a first version that also had every card as a bit (hand, unseen, 
 the action: 270 more inputs) fitted the noise, its held-out loss rising after 1,000 steps.
 
 The candidates are those the ``search`` bot weighs: the expert's own choice first, then the pass,
-then plays by the cheap prior of :func:`niugui.bots.search.candidates_of` (fewest ranks broken, most
-cards shed on a lead, weakest first), at most :data:`CANDIDATES`.
+then plays by the cheap prior of :func:`niugui.bots.search.prior_candidates` (fewest ranks broken,
+most cards shed on a lead, weakest first), at most :data:`CANDIDATES`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,6 @@ import numpy as np
 from ..bots.hand_split import split_cost
 from ..bots.knowledge import FULL, Situation, infer_sides
 from ..bots.power import beatable, lowness
-from ..bots.search import breaks
 from ..combos import KINDS, Combo
 from ..game import SEATS
 
@@ -35,21 +34,6 @@ STATE_SIZE = 4 + 12 + 8 + 3 + 4 + len(KINDS) + 4 + 4
 ACTION_SIZE = 1 + len(KINDS) + 9
 _KIND = {kind: i for i, kind in enumerate(KINDS)}
 _S3, _S2 = 51, 47
-
-
-def candidates(hand: int, legal: list[Combo], lead: bool, can_pass: bool, first: Combo | None,
-               limit: int = CANDIDATES) -> list[Combo | None]:
-    """``first`` (the expert's choice), then pass, then plays by the search bot's prior, at most ``limit``."""
-    moves = sorted(legal, key=lambda m: (breaks(m, hand), -m.mask.bit_count() if lead else 0, m.value))
-    out: list[Combo | None] = [first]
-    if can_pass and first is not None:
-        out.append(None)
-    for move in moves:
-        if len(out) >= limit:
-            break
-        if move not in out:
-            out.append(move)
-    return out
 
 
 def encode_state(sit: Situation) -> np.ndarray:

@@ -19,7 +19,9 @@ WEIGHTS = Path(__file__).with_name("weights") / "learned.npz"
 
 
 class Network:
-    """The MLP with fixed weights (float32 arrays named :data:`NAMES`)."""
+    """The MLP with fixed weights (float32 arrays named :data:`NAMES`), and optionally the margin
+    chosen for it (an array ``margin`` of one number): the gain over the expert's choice a candidate
+    needs to be played."""
 
     def __init__(self, weights: dict[str, np.ndarray]) -> None:
         missing = [name for name in NAMES if name not in weights]
@@ -28,6 +30,7 @@ class Network:
         self.ws, self.wa, self.b1, self.w2, self.b2, self.w3, self.b3 = (
             np.asarray(weights[name], dtype=np.float32) for name in NAMES
         )
+        self.margin: float | None = float(weights["margin"]) if "margin" in weights else None
 
     @classmethod
     def load(cls, path: Path | str = WEIGHTS) -> Network:
@@ -36,7 +39,10 @@ class Network:
             return cls({name: data[name] for name in data.files})
 
     def save(self, path: Path | str) -> None:
-        np.savez(path, **{name: getattr(self, name) for name in NAMES})
+        arrays = {name: getattr(self, name) for name in NAMES}
+        if self.margin is not None:
+            arrays["margin"] = np.array(self.margin, dtype=np.float32)
+        np.savez(path, **arrays)
 
     def forward(self, state: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """The score of each action (one row of ``actions`` each) in the situation ``state``."""

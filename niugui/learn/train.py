@@ -1,7 +1,8 @@
 """Training the ``learned`` network (needs the ``learn`` extra: ``pip install -e '.[learn]'``).
 
-The network regresses each tried action's advantage over the expert's choice
-(:mod:`niugui.learn.data`) with a mean squared error, Adam, minibatches drawn by a seeded generator.
+The network regresses each labelled action's advantage over the expert's choice
+(:mod:`niugui.learn.data`) with a mean squared error weighted by each label's weight (the worlds it
+averages), AdamW, minibatches drawn by a seeded generator.
 Every ``eval_every`` steps it is exported to numpy and played against ``expert`` in duplicate games
 (:func:`niugui.learn.evaluate.points_vs_expert`); the curve of those points is plotted. A checkpoint
 (model, optimiser, step, curve, generator states) is written at every evaluation, and a run started
@@ -71,6 +72,8 @@ class Data:
     position: torch.Tensor
     actions: torch.Tensor
     advantage: torch.Tensor
+    weight: torch.Tensor
+    error: torch.Tensor
 
     @property
     def size(self) -> int:
@@ -90,9 +93,15 @@ def join(shards: list[Shard]) -> Data:
         cat([s.states for s in shards], STATE_SIZE),
         torch.from_numpy(np.concatenate(positions) if positions else np.zeros(0, np.int64)),
         cat([s.actions for s in shards], ACTION_SIZE),
-        torch.from_numpy(np.concatenate([s.advantage for s in shards]) if shards
-                         else np.zeros(0, np.float32)),
+        vector([s.advantage for s in shards]),
+        vector([s.weight for s in shards]),
+        vector([s.error for s in shards]),
     )
+
+
+def vector(arrays: list[np.ndarray]) -> torch.Tensor:
+    """One float32 tensor of the concatenated ``arrays``."""
+    return torch.from_numpy(np.concatenate(arrays).astype(np.float32) if arrays else np.zeros(0, np.float32))
 
 
 def split(folder: Path, shards: int, holdout: float) -> tuple[Data, Data]:
@@ -101,21 +110,34 @@ def split(folder: Path, shards: int, holdout: float) -> tuple[Data, Data]:
     return join(loaded[: len(loaded) - held]), join(loaded[len(loaded) - held :])
 
 
-def loss_of(model: Model, data: Data, index: torch.Tensor) -> torch.Tensor:
-    states = data.states[data.position[index]].float()
-    return nn.functional.mse_loss(model(states, data.actions[index].float()), data.advantage[index])
+def loss_of(model: Model | None, data: Data, index: torch.Tensor) -> torch.Tensor:
+    """The weighted mean squared error of ``model`` (of predicting 0 when ``None``) on ``index``."""
+    target = data.advantage[index]
+    if model is None:
+        predicted = torch.zeros_like(target)
+    else:
+        predicted = model(data.states[data.position[index]].float(), data.actions[index].float())
+    weight = data.weight[index]
+    return (weight * (predicted - target) ** 2).sum() / weight.sum()
 
 
-def mean_loss(model: Model, data: Data) -> float:
-    """The mean squared error over all of ``data`` (in chunks)."""
+def mean_loss(model: Model | None, data: Data) -> float:
+    """The weighted mean squared error over all of ``data`` (in chunks); ``None``: predicting 0."""
     if data.size == 0:
         return float("nan")
     total = 0.0
     with torch.no_grad():
         for start in range(0, data.size, 8192):
             index = torch.arange(start, min(start + 8192, data.size))
-            total += float(loss_of(model, data, index)) * len(index)
-    return total / data.size
+            total += float(loss_of(model, data, index)) * float(data.weight[index].sum())
+    return total / float(data.weight.sum())
+
+
+def noise_floor(data: Data) -> float:
+    """The weighted mean of the labels' squared standard errors: about the loss of a perfect model."""
+    if data.size == 0:
+        return float("nan")
+    return float((data.weight * data.error**2).sum() / data.weight.sum())
 
 
 Evaluate = Callable[[Network], tuple[float, float]]

@@ -16,8 +16,18 @@ from niugui.bots.expert import expert_combo
 from niugui.bots.knowledge import Tracker, situation_from_game
 from niugui.bots.learned import LearnedBot
 from niugui.bots.sampling import knowledge_of, reconstruct, sample_hands
-from niugui.learn.data import game_samples, make_shard
-from niugui.learn.features import ACTION_SIZE, STATE_SIZE, candidates, encode_actions, encode_state
+from niugui.bots.search import (
+    POLICIES,
+    gain_labels,
+    prior_candidates,
+    public_tracker,
+    rollout,
+    value_for,
+)
+from niugui.combos import Combo
+from niugui.game import BLACK_MASK
+from niugui.learn.data import game_samples, make_shard, search_samples
+from niugui.learn.features import ACTION_SIZE, CANDIDATES, STATE_SIZE, encode_actions, encode_state
 from niugui.learn.model import WEIGHTS, Network
 
 
@@ -97,7 +107,7 @@ def test_input_is_only_the_seats_view(deal: int) -> None:
     sit_b = situation_from_game(other, Tracker(other.first_drawer))
     assert np.array_equal(encode_state(sit_a), state_a) and np.array_equal(encode_state(sit_b), state_a)
     lead, first = game.current is None, expert_combo(game)
-    cands = candidates(sit_a.hand, game.legal_combos(), lead, game.can_pass(), first)
+    cands = prior_candidates(sit_a.hand, game.legal_combos(), lead, game.can_pass(), first, CANDIDATES)
     assert np.array_equal(encode_actions(sit_a, cands), actions_a)
 
 
@@ -109,6 +119,64 @@ def test_training_samples_are_consistent() -> None:
         assert advantage == int(advantage) and -15 <= advantage <= 15  # a score difference (R33, R34)
     expert_rows = [row for _, row, _ in labels if row[1 + 9] == 1.0]  # the "is the expert's choice" flag
     assert len(expert_rows) == len(states)
+
+
+def _position(deal: int) -> tuple[Game, list[Combo | None]]:
+    """A position of expert play with a real choice, and its candidates."""
+    rng = random.Random(deal)
+    game = Game.deal(seed=f"learned-labels/{deal}", first_drawer=deal % 4)
+    while True:
+        _play(game, 1 + rng.randrange(4), rng)
+        assert game.to_move is not None, "the game ended before a position with a choice"
+        seat = game.to_move
+        cands = prior_candidates(game.hand_mask(seat), game.legal_combos(), game.current is None,
+                                 game.can_pass(), expert_combo(game), CANDIDATES)
+        if len(cands) > 2:
+            return game, list(cands)
+
+
+@pytest.mark.parametrize("deal", range(3))
+def test_search_labels_come_from_the_seats_view(deal: int) -> None:
+    """gain_labels: the expert's own candidate gains exactly 0; sampled from the view alone, the
+    labels of two deals that differ only in other seats' hidden cards are identical (R11, R12); the
+    true deal as the only world gives each candidate's rollout in the real game minus the expert's."""
+    game, cands = _position(deal)
+    seat = game.to_move
+    assert seat is not None
+    info = knowledge_of(game.view(seat))
+    rng = random.Random(deal)
+    hands = sample_hands(info, rng)
+    while hands == [game.hand_mask(s) for s in range(4)] and info.unknown:
+        hands = sample_hands(info, rng)
+    other = reconstruct(info, hands)
+    gains, errors = gain_labels(info, cands, 4, seed=7)
+    assert gains[0] == 0.0 and errors[0] == 0.0
+    assert all(e >= 0 for e in errors) and any(g != 0 for g in gains)
+    assert (gains, errors) == gain_labels(knowledge_of(other.view(seat)), cands, 4, seed=7)
+    truth = [game.hand_mask(s) for s in range(4)]
+    real, real_errors = gain_labels(info, cands, 1, seed=7, truth=truth)
+    black = [s for s in range(4) if (truth[s] | info.played[s]) & BLACK_MASK]
+    values = []
+    for combo in cands:
+        branch = game.copy()
+        branch.pass_turn() if combo is None else branch.play(combo)
+        rollout(branch, black, POLICIES["fast"], public_tracker(game))
+        values.append(value_for(branch, seat))
+    assert real == [v - values[0] for v in values] and real_errors == [0.0] * len(cands)
+
+
+def test_search_samples_are_consistent() -> None:
+    states, labels = search_samples(seed=5, index=0, worlds=2)
+    assert states and labels
+    positions = sorted({p for p, _, _, _ in labels})
+    assert positions == list(range(len(states)))
+    for _, row, gain, error in labels:
+        assert row.shape == (ACTION_SIZE,) and error >= 0 and -30 <= gain <= 30
+        if row[1 + 9] == 1.0:  # the "is the expert's choice" flag: its label is exactly 0
+            assert gain == 0.0 and error == 0.0
+    shard = make_shard(seed=5, number=0, games=1, labels="search", worlds=2)
+    assert shard.advantage.tolist() == [np.float32(g) for _, _, g, _ in labels]
+    assert (shard.weight == 2).all() and shard.states.shape == (len(states), STATE_SIZE)
 
 
 NO_TORCH = "the learn extra (torch) is not installed: pip install -e '.[learn]'"
@@ -204,3 +272,32 @@ def test_the_server_seats_learned_bots() -> None:
 
     assert "learned" in get_args(BotLevel)
     assert isinstance(load_policy("learned"), LearnedBot)
+
+
+def test_weights_carry_their_margin(tmp_path: Path) -> None:
+    """A margin saved with the weights is the bot's default; weights without one use MARGIN."""
+    from niugui.bots.learned import MARGIN
+
+    net = Network.load()
+    net.margin = 0.35
+    net.save(tmp_path / "w.npz")
+    again = Network.load(tmp_path / "w.npz")
+    assert again.margin == pytest.approx(0.35) and LearnedBot(net=again).margin == pytest.approx(0.35)
+    assert LearnedBot(net=again, margin=0.0).margin == 0.0
+    net.margin = None
+    net.save(tmp_path / "plain.npz")
+    assert LearnedBot(net=Network.load(tmp_path / "plain.npz")).margin == MARGIN
+
+
+def test_the_loss_weighs_each_label_by_its_worlds() -> None:
+    pytest.importorskip("torch", reason=NO_TORCH)
+    from niugui.learn.train import join, mean_loss, noise_floor
+
+    shard = make_shard(seed=5, number=0, games=1, labels="search", worlds=2)
+    shard.weight[: len(shard.weight) // 2] = 6.0  # a heavier first half
+    data = join([shard])
+    w, a = shard.weight.astype(np.float64), shard.advantage.astype(np.float64)
+    assert mean_loss(None, data) == pytest.approx(float((w * a * a).sum() / w.sum()), rel=1e-5)
+    assert mean_loss(None, data) != pytest.approx(float((a * a).mean()), rel=1e-3)
+    e = shard.error.astype(np.float64)
+    assert noise_floor(data) == pytest.approx(float((w * e * e).sum() / w.sum()), rel=1e-5)

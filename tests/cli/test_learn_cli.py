@@ -33,3 +33,15 @@ def test_learn_train_refuses_too_few_games() -> None:
 def test_the_help_lists_learn() -> None:
     run = niugui_cli("--help")
     assert run.returncode == 0 and "    learn " in run.stdout
+
+
+def test_learn_train_refuses_bad_margins_and_search_games() -> None:
+    for args, said in ((["--margins", "0,x"], "--margins a comma-separated list"),
+                       (["--labels", "search", "--games", "30"], "--games must be at least 40")):
+        run = niugui_cli("learn", "train", *args, "--dir", "/nonexistent/never-made")
+        assert "Traceback" not in run.stderr
+        if "needs the learn extra" in run.stderr:
+            assert run.returncode == 1
+        else:
+            assert run.returncode == 2 and said in run.stderr, run.stderr
+    assert not Path("/nonexistent/never-made").exists()

@@ -19,7 +19,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -318,3 +318,29 @@ def game_over(player: Player, table: str) -> Callable[[], bool]:
 
 def pg_url() -> str:
     return os.environ.get("NIUGUI_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@contextlib.contextmanager
+def fresh_pg_schema(prefix: str, skipped: str) -> Iterator[str]:
+    """A URL whose connections use a fresh schema ``prefix_…`` of the test PostgreSQL database, dropped
+    after; the test is skipped, saying ``skipped`` and why, when PostgreSQL is not reachable."""
+    import secrets
+
+    import pytest
+    import sqlalchemy as sa
+
+    url = pg_url()
+    schema = f"{prefix}_{secrets.token_hex(4)}"
+    try:
+        admin = sa.create_engine(url)
+        with admin.begin() as c:
+            c.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as error:  # no server, no database, no permission
+        pytest.skip(f"{skipped}: PostgreSQL not reachable at {url} (set NIUGUI_TEST_PG_URL): {error!r}")
+    sep = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as c:
+            c.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()

@@ -171,7 +171,7 @@ def test_a_server_killed_mid_game_resumes_every_table(tmp_path: Path) -> None:
     server = Server(tmp_path / "data").start()
     try:
         alice, bob = Player(server, "alice"), Player(server, "bob")
-        table = new_table(alice)
+        table = new_table(alice, rated=True)  # rated: its points reach the leaderboard
         alice.ok("sit", table=table, seat=0)
         bob.ok("sit", table=table, seat=1)
         alice.ok("fill_bots", table=table)
