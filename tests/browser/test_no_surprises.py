@@ -84,10 +84,12 @@ def test_R35_a_back_gesture_mid_game_keeps_the_seat_and_the_lobby_leads_back(
                           "localStorage.getItem('niugui.token')}}).then((r) => r.json())")
     assert [s["table"] for s in seats["seats"]] == [table]  # still seated: no escape
     shoot_both(page, "lobby-back-to-table")
-    button.click()
-    page.wait_for_selector(".hand [data-card]", timeout=WAIT_MS)
-    me = page.get_attribute(".table-screen", "data-you")
-    assert me not in (None, "", "null")
+    page.click(f"[data-action=back-to-table][data-table='{table}']")  # found again if redrawn
+    # Back in the seat (托管 may have played the hand out meanwhile: then the table is between games).
+    page.wait_for_function(
+        "() => /^[0-3]$/.test((document.querySelector('.table-screen') || {dataset: {}}).dataset.you || '')",
+        timeout=WAIT_MS,
+    )
     assert page.evaluate("() => !document.querySelector('[data-role=result]') || "
                          "document.querySelector('[data-role=result]').dataset.outcome !== 'escape'")
     context.close()

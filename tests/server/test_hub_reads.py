@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from server_harness import run_async
 from table_harness import Rig, client, rig, weakest
 
 from niugui.server.hub import executor_reader
@@ -157,4 +158,4 @@ def test_the_executor_reader_reads_in_a_thread_and_answers_on_the_loop() -> None
         assert where["then"] == threading.get_ident() != where["read"]
         assert 42 in results and any(isinstance(x, OSError) for x in results)
 
-    asyncio.run(scenario())
+    run_async(scenario())

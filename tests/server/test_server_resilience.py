@@ -132,7 +132,7 @@ def test_standing_up_mid_game_is_an_escape(shared_server: Server) -> None:
     assert escape == [{"kind": "escape", "seat": 3, "reason": "left"}]
     over = events(alice, "game_over")[-1]
     assert over["result"]["outcome"] == "escape" and over["result"]["scores"] == [0, 0, 0, -9]
-    left = events(alice, "seat_left")  # her seat, then the bots' (the table is abandoned: c59f9de)
+    left = events(alice, "seat_left")  # hers, then the bots' (no human left: the table ends, issue 10)
     assert left[0] == {"kind": "seat_left", "seat": 3, "reason": "left"}
     assert sorted(e["seat"] for e in left[1:]) == [0, 1, 2]
     assert alice.states[table]["seats"][3]["player"] is None

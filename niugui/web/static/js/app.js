@@ -40,8 +40,7 @@ function toast(text, role = "toast") {
 
 function langButton() {
   return button("tb-btn", t("lang_switch"), "lang", () => {
-    setLang(getLang() === "zh" ? "en" : "zh");
-    route();
+    setLang(getLang() === "zh" ? "en" : "zh").then(route);
   });
 }
 

@@ -7,8 +7,12 @@ import { listenKeys, pickRank } from "./keys.js";
 import { burst, clearTrick, flyIn } from "./motion.js";
 import { displayOrder, judgeSelection, noCardPlayed } from "./rules.js";
 import { tt } from "./tablestrings.js";
-import { el } from "./dom.js";
+import { el, styleSheet } from "./dom.js";
 import { seatStats } from "./words.js";
+
+// The table's own styles (css/table.css), not in the first screen's app.css: this module (and so
+// the table and replay screens) waits for them, so that no table is ever drawn unstyled.
+await styleSheet(new URL("../css/table.css", import.meta.url).href);
 
 const AUTOPASS = "niugui.autopass";
 /** 自动不出 (pass at once when nothing beats), remembered on this device. */
