@@ -356,8 +356,12 @@ class Hub:
         window = self.config.community.escape_window
 
         def join(card: PlayerCard | BaseException) -> None:
-            if self._joining.get(account) is not request:  # left the queue, or gone, meanwhile
-                reply(Fault("bad_state", "you left quick play before you joined it"))
+            latest = self._joining.get(account)
+            if latest is not request:
+                if latest is not None:  # pressed again meanwhile: the later request joins
+                    reply(Answer())
+                else:  # left the queue, or disconnected, meanwhile
+                    reply(Fault("bad_state", "you left quick play before this request joined it"))
                 return
             del self._joining[account]
             if isinstance(card, BaseException):

@@ -71,6 +71,18 @@ def test_leaving_quick_play_while_the_card_is_read_means_never_joining(tmp_path:
     assert c.account_id not in r.hub.quick.queue
 
 
+def test_pressing_quick_play_twice_while_the_card_is_read_joins_once(tmp_path: Path) -> None:
+    r, reads = deferred_rig(tmp_path)
+    c = client(0)
+    r.hub.connect(c)
+    answers: list[Answer | BaseException] = []
+    r.hub.handle(c, QuickPlay(type="quick_play", id="q1"), answers.append)
+    r.hub.handle(c, QuickPlay(type="quick_play", id="q2", turn_seconds=30), answers.append)
+    reads.run()
+    assert len(answers) == 2 and all(isinstance(a, Answer) for a in answers)
+    assert r.hub.quick.queue.tickets[c.account_id].preferences.turn_seconds == 30  # the later one's
+
+
 def test_disconnecting_while_the_card_is_read_means_never_joining(tmp_path: Path) -> None:
     r, reads = deferred_rig(tmp_path)
     c = client(0)
