@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import base64
+import gc
 import json
 import os
 import random
@@ -65,6 +66,13 @@ def proc_cpu_seconds(pid: int) -> tuple[float, float]:
     return int(fields[11]) / ticks, int(fields[12]) / ticks
 
 
+def loop_thread_cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) of a process's main thread: the server's event loop (the rest
+    of its CPU is the event writer's thread and the thread pool's)."""
+    fields = Path(f"/proc/{pid}/task/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def proc_syscalls(pid: int) -> tuple[int, int, int]:
     """A process's system calls so far that do not depend on the machine's load: reads and writes
     (``/proc/PID/io``: uvloop reads and writes sockets with ``read``/``write``/``writev``), and its
@@ -83,6 +91,19 @@ def proc_rss_bytes(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) * 1024
     return 0
+
+
+def quiet_collector() -> None:
+    """Keep the load generator's garbage collector from stalling it: its 4N seats' objects (views,
+    buffers, futures: millions) are frozen out of the collector's sight once every client is seated,
+    and the collector is off for the run (the generator makes little cyclic garbage in a minute;
+    reference counting frees the rest). With CPython's default thresholds its collections took up
+    to 0.3 s each at 1,000 tables, 17 % of its time (with raised thresholds still up to 0.19 s: each
+    seat's latest view, ~200,000 objects, is always young), and every delivery measured meanwhile was
+    late by them."""
+    gc.collect()
+    gc.freeze()
+    gc.disable()
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -244,6 +265,53 @@ class Seat(asyncio.Protocol):
         return await future
 
 
+class SelfTrace:
+    """The load generator's own stalls over the measuring window: how late a callback scheduled
+    every 5 ms runs on its loop, and its garbage collections (a stall here delays the deliveries
+    it measures, and would be charged to the server)."""
+
+    PERIOD = 0.005
+
+    def __init__(self) -> None:
+        self.lags: list[float] = []
+        self.gc_times: list[float] = []
+        self._gc_started = 0.0
+        self._running = True
+        self._window = (time.perf_counter(), 0.0)
+        self._loop = asyncio.get_running_loop()
+        self._due = time.perf_counter() + self.PERIOD
+        self._loop.call_later(self.PERIOD, self._tick)
+        gc.callbacks.append(self._on_gc)
+
+    def _tick(self) -> None:
+        now = time.perf_counter()
+        self.lags.append(now - self._due)
+        if self._running:
+            self._due = now + self.PERIOD
+            self._loop.call_later(self.PERIOD, self._tick)
+
+    def _on_gc(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+        else:
+            self.gc_times.append(time.perf_counter() - self._gc_started)
+
+    def stop(self) -> None:
+        self._running = False
+        self._window = (self._window[0], time.perf_counter())
+        gc.callbacks.remove(self._on_gc)
+
+    def summary(self) -> dict[str, float]:
+        lags = [1000 * x for x in self.lags]
+        window = self._window[1] - self._window[0]
+        return {
+            "client_lag_p99_ms": round(percentile(lags, 0.99), 2),
+            "client_lag_max_ms": round(max(lags, default=0.0), 2),
+            "client_gc_max_ms": round(1000 * max(self.gc_times, default=0.0), 2),
+            "client_gc_ms_per_s": round(1000 * sum(self.gc_times) / max(1e-9, window), 2),
+        }
+
+
 class Bench:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
@@ -315,11 +383,14 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         redis0 = backing.redis_cpu()
         result = await run_on(args, ports, extra)
         result["nodes"] = args.nodes
-        result["redis_cpu_ms_per_action"] = round(
-            1000 * (backing.redis_cpu() - redis0)
-            / max(1, result["actions"]),
-            3,
-        ) if args.nodes else 0.0
+        result["redis_cpu_ms_per_action"] = (
+            round(
+                1000 * (backing.redis_cpu() - redis0) / max(1, result["actions"]),
+                3,
+            )
+            if args.nodes
+            else 0.0
+        )
         return result
 
 
@@ -344,11 +415,13 @@ def start_server(
     """A server; ``first``: the one profiled (``--profile``, ``--callgrind``)."""
     data = Path(tempfile.mkdtemp(prefix="niugui-load-"))
     profiled = [str(ROOT / "bench" / "serve_profiled.py"), args.profile]
+    traced = [str(ROOT / "bench" / "serve_traced.py"), args.trace]
+    module = ["-m", "niugui.cli.main"]
     wrap = ["valgrind", "--tool=callgrind", "--instr-atstart=no", f"--callgrind-out-file={args.callgrind}"]
     cmd = [
         *(wrap if args.callgrind and first else []),
         sys.executable,
-        *(profiled if args.profile and first else ["-m", "niugui.cli.main"]),
+        *(profiled if args.profile and first else traced if args.trace and first else module),
         "serve",
         "--port",
         str(port),
@@ -432,6 +505,7 @@ async def measure(
 
         await asyncio.gather(*(seat_table(g) for g in tables))
         connected_rss = sum(proc_rss_bytes(s.pid) for s in servers)
+        quiet_collector()
         stop = time.perf_counter() + args.warmup + args.seconds
         loops = [asyncio.create_task(bench.table_loop(g, stop)) for g in tables]
         await asyncio.sleep(args.warmup)
@@ -440,10 +514,12 @@ async def measure(
             subprocess.run(
                 ["callgrind_control", "-i", "on", str(servers[0].pid)], check=True, capture_output=True
             )
-        if args.profile:
+        if args.profile or args.trace:
             servers[0].send_signal(signal.SIGUSR1)
+        own = SelfTrace()
         load0 = os.getloadavg()[0]
         calls0 = syscalls_of(servers)
+        loop0 = sum(loop_thread_cpu_seconds(s.pid) for s in servers)
         (user0, sys0), client_cpu0, wall0 = (
             cpu_of(servers),
             time.process_time(),
@@ -455,9 +531,11 @@ async def measure(
             subprocess.run(
                 ["callgrind_control", "-i", "off", str(servers[0].pid)], check=True, capture_output=True
             )
-        if args.profile:
+        if args.profile or args.trace:
             servers[0].send_signal(signal.SIGUSR2)
+        own.stop()
         calls1 = syscalls_of(servers)
+        loop1 = sum(loop_thread_cpu_seconds(s.pid) for s in servers)
         (user1, sys1), client_cpu1, wall1 = (
             cpu_of(servers),
             time.process_time(),
@@ -484,6 +562,7 @@ async def measure(
             "mean_ms": round(statistics.fmean(lat_ms), 2) if lat_ms else None,
             "server_cpu_percent": round(100 * (cpu1 - cpu0) / wall, 1),
             "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, bench.actions), 3),
+            "server_loop_share": round((loop1 - loop0) / max(1e-9, cpu1 - cpu0), 2),
             "server_system_share": round((sys1 - sys0) / max(1e-9, cpu1 - cpu0), 2),
             **{
                 f"server_{name}_per_action": round((after - before) / max(1, bench.actions), 2)
@@ -491,6 +570,7 @@ async def measure(
             },
             "client_cpu_percent": round(100 * (client_cpu1 - client_cpu0) / wall, 1),
             "client_cpu_ms_per_action": round(1000 * (client_cpu1 - client_cpu0) / max(1, bench.actions), 3),
+            **own.summary(),
             "server_rss_idle_mb": round(idle_rss / 2**20, 1),
             "server_rss_connected_mb": round(connected_rss / 2**20, 1),
             "server_kib_per_connection": round((connected_rss - idle_rss) / 1024 / (4 * n), 1),
@@ -502,6 +582,9 @@ async def measure(
             "load_average_before": round(load0, 2),
             "load_average_after": round(os.getloadavg()[0], 2),
         }
+        if args.trace:
+            await asyncio.sleep(1)  # the server writes its trace at SIGUSR2
+            print(f"# server trace ({args.trace}):", Path(args.trace).read_text(), flush=True)
         bench.closing = True
         for seat in seats:
             if seat.transport is not None:
@@ -516,6 +599,9 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=5.0)
     parser.add_argument("--json", action="store_true", help="print one JSON object per run")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, stats to FILE")
+    parser.add_argument(
+        "--trace", metavar="FILE", help="trace the server's event loop (bench/serve_traced.py), JSON to FILE"
+    )
     parser.add_argument(
         "--callgrind",
         metavar="FILE",

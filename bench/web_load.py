@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import datetime
+import os
 import socket
 import statistics
 import subprocess
@@ -94,6 +96,13 @@ def load(browser: Any, url: str, profile: dict[str, float], cpu: float, repeat: 
     return ms, sum(sizes.values())
 
 
+def stamp(what: str) -> str:
+    """When, and how busy the machine was (the docs record both with each figure)."""
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"# {what}: {now}, load average {load}"
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--url", help="a running server (default: start one)")
@@ -107,6 +116,7 @@ def main(argv: list[str]) -> int:
         url = args.url or stack.enter_context(server())
         playwright = stack.enter_context(sync_playwright())
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        print(stamp("start"))
         print(f"{'profile':18} {'load':7} {'interactive ms (median, min–max)':34} {'transferred':>12}")
         for name, profile in PROFILES.items():
             for repeat in (False,) if args.first_only else (False, True):
@@ -117,6 +127,7 @@ def main(argv: list[str]) -> int:
                 spread = f"{statistics.median(times):7.0f} ({min(times):.0f}–{max(times):.0f})"
                 print(f"{name:18} {what:7} {spread:34} {kb:9.1f} KB", flush=True)
         browser.close()
+        print(stamp("end"))
     return 0
 
 

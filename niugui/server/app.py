@@ -601,12 +601,13 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     def leaderboard(
         limit: int = Query(50, ge=1, le=500), by: Literal["points", "rating"] = "points"
     ) -> dict[str, Any]:
-        """Players by points (the ledger's sum), or by rating (at least ``rated_min_games`` rated games)."""
+        """Players by the points of their rated games, or by rating (at least ``rated_min_games`` rated
+        games); on both, accounts whose rated games come from a closed circle are flagged and unranked."""
         if by == "rating":
             least = config.community.rated_min_games
             players = collusion.mark(store(), store().rating_leaderboard(limit, least), config.community)
             return {"by": by, "min_games": least, "players": players}
-        return {"by": by, "players": store().leaderboard(limit)}
+        return {"by": by, "players": collusion.mark(store(), store().leaderboard(limit), config.community)}
 
     @app.get("/api/players/{account_id}/profile")
     def player_profile(

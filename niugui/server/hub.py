@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from . import gcpolicy, logs
 from .config import Config
@@ -50,6 +50,7 @@ from .tables import (
     Deal,
     ExecutorBots,
     Fault,
+    Reader,
     Reply,
     Sent,
     Services,
@@ -66,6 +67,7 @@ QUICK_PLAY = "quick-play"
 MAX_OPEN_TABLES = 20
 """Unfinished tables one account may have created (so nobody can fill the server with tables)."""
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+T = TypeVar("T")
 
 
 class Cluster(Protocol):
@@ -101,7 +103,9 @@ class Hub:
         if services is None:
             loop = asyncio.get_running_loop()
             writer = Writer(store, loop, metrics.locked_retries)
-            services = Services(writer, loop, ExecutorBots(loop), older=stored_events(store))
+            services = Services(
+                writer, loop, ExecutorBots(loop), older=stored_events(store), read=executor_reader(loop)
+            )
         self.services = services
         self.tables: dict[str, Table] = {}
         self.quarantined: dict[str, str] = {}
@@ -114,6 +118,8 @@ class Hub:
         self.bots: dict[str, dict[Client, None]] = {}
         """The connections of bot accounts, by username in lower case (whom ``invite`` reaches)."""
         self._bot_names: dict[Client, str] = {}
+        self._joining: dict[str, object] = {}
+        """Accounts whose quick play waits for their player card to be read: account → that request."""
         self.cluster: Cluster | None = None
 
     # ---- startup and shutdown ---------------------------------------------------------------------------
@@ -148,8 +154,17 @@ class Hub:
         self.services.writer.close()
 
     def _rebuild(self, table_id: str) -> Table:
+        rebuilt = self._rebuilt(table_id)
+        assert rebuilt is not None
+        return self._with_recent(*rebuilt)
+
+    def _rebuilt(self, table_id: str) -> tuple[TableState, list[Sent]] | None:
+        """A table's state replayed from its stored events, and its latest events (for reconnects);
+        None if its creation was never stored. Only reads the store and builds new objects: it may
+        run away from the event loop."""
         row = self.store.table_row(table_id)
-        assert row is not None
+        if row is None:
+            return None
         deals = {
             g.id: Deal(g.game_no, g.first_drawer, tuple(g.deck), g.salt, g.commitment, g.meta)
             for g in self.store.games_of(table_id)
@@ -160,31 +175,37 @@ class Hub:
             event = EVENT_ADAPTER.validate_json(stored.payload)
             deal = deals[event.game_id] if isinstance(event, EvDeal) else None
             reduce(state, Stored(stored.seq, stored.created_at, event, deal))
+        return state, [Sent(e.seq, e.created_at, e.payload) for e in events[-self.config.replay_limit :]]
+
+    def _with_recent(self, state: TableState, recent: list[Sent]) -> Table:
         table = self._new_table(state)
-        table.fanout.recent.extend(
-            Sent(e.seq, e.created_at, e.payload) for e in events[-self.config.replay_limit :]
-        )
+        table.fanout.recent.extend(recent)
         return table
 
     def _new_table(self, state: TableState) -> Table:
         return Table(state, self.services, self.config, self.metrics, on_failure=self._reload)
 
     def _reload(self, broken: Table) -> None:
-        """After a failed write: replace the table by one rebuilt from what was stored, and go on
-        (finishing a game whose end was not stored) — unless it failed again straight away."""
+        """After a failed write: replace the table by one rebuilt from what was stored (read away
+        from the event loop; meanwhile the closed table refuses requests), and go on (finishing a
+        game whose end was not stored) — unless it failed again straight away."""
         broken.close()
         if self.tables.get(broken.id) is not broken:
             return
         if self.cluster is not None and self.cluster.drops(broken):
             return
-        if self.store.table_row(broken.id) is None:  # its creation was never stored
+        self.services.read(lambda: self._rebuilt(broken.id), lambda rebuilt: self._reloaded(broken, rebuilt))
+
+    def _reloaded(self, broken: Table, rebuilt: tuple[TableState, list[Sent]] | BaseException | None) -> None:
+        if self.tables.get(broken.id) is not broken:  # dropped (or replaced) meanwhile
+            return
+        if isinstance(rebuilt, BaseException):
+            logs.failure("could not reload the table", rebuilt, table=broken.id)
+            return
+        if rebuilt is None:  # its creation was never stored
             del self.tables[broken.id]
             return
-        try:
-            table = self._rebuild(broken.id)
-        except Exception:
-            logs.exception("could not reload the table", table=broken.id)
-            return
+        table = self._with_recent(*rebuilt)
         table.fanout.subscribers = broken.fanout.subscribers
         table.fresh = True
         self.tables[broken.id] = table
@@ -229,6 +250,7 @@ class Hub:
             if not mine:  # the account's last connection: out of the queue (never seated unseen)
                 del self.by_account[client.account_id]
                 self.cards.pop(client.account_id, None)
+                self._joining.pop(client.account_id, None)
                 self.quick.leave(client.account_id)
         if self.cluster is not None:
             self.cluster.disconnect(client)
@@ -319,6 +341,7 @@ class Hub:
         if isinstance(message, QuickPlay) and is_bot_account(client):
             raise Fault("forbidden", "bot accounts do not join quick play; a table's creator invites them")
         if isinstance(message, LeaveQueue):
+            self._joining.pop(account, None)  # a quick play still reading its card joins no more
             reply(Answer())
             self.quick.leave(account)
             return
@@ -326,6 +349,32 @@ class Hub:
             self.quick.with_bots(account)
             reply(Answer())
             return
+        self._check_not_playing(account)
+        # read now (a quick indexed query, away from the event loop): the escapes counted for the
+        # fair-play delay must be current
+        request = self._joining[account] = object()
+        window = self.config.community.escape_window
+
+        def join(card: PlayerCard | BaseException) -> None:
+            if self._joining.get(account) is not request:  # left the queue, or gone, meanwhile
+                reply(Fault("bad_state", "you left quick play before you joined it"))
+                return
+            del self._joining[account]
+            if isinstance(card, BaseException):
+                reply(card)
+                return
+            try:
+                self._check_not_playing(account)  # sat down somewhere meanwhile
+            except Fault as fault:
+                reply(fault)
+                return
+            self.cards[account] = card
+            reply(Answer())
+            self.quick.join(client, Preferences(message.turn_seconds, message.games), card)
+
+        self.services.read(lambda: self.store.player_card(account, window), join)
+
+    def _check_not_playing(self, account: str) -> None:
         playing = next(
             (
                 t.id
@@ -336,11 +385,6 @@ class Hub:
         )
         if playing is not None:
             raise Fault("already_seated", f"you are playing at table {playing}; finish that game first")
-        # read now (a quick indexed query): the escapes counted for the fair-play delay must be current
-        card = self.store.player_card(account, self.config.community.escape_window)
-        self.cards[account] = card
-        reply(Answer())
-        self.quick.join(client, Preferences(message.turn_seconds, message.games), card)
 
     def _connections(self, account_id: str) -> set[Client]:
         return self.by_account.get(account_id, set())
@@ -381,6 +425,7 @@ class Hub:
             table.seat_group(people, settings.bot_level if bots else None, done_seating)
 
         table.create(settings, created)
+
     def invite(self, client: Client, table: Table, message: Invite, reply: Reply) -> None:
         """Invite a connected bot account to a seat: each of its connections gets an ``invitation``."""
         guests = list(self.bots.get(message.username.lower(), ()))
@@ -513,6 +558,24 @@ def _later(delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle | 
     except RuntimeError:
         return None
     return loop.call_later(delay, callback)
+
+
+def executor_reader(loop: asyncio.AbstractEventLoop) -> Reader:
+    """A :class:`Reader` on the loop's default thread pool: the result comes back on ``loop``."""
+
+    def read(job: Callable[[], T], then: Callable[[T | BaseException], None], /) -> None:
+        def finished(future: asyncio.Future[T]) -> None:
+            if future.cancelled():  # the loop is shutting down: nobody waits any more
+                return
+            error = future.exception()
+            try:
+                then(future.result() if error is None else error)
+            except Exception:
+                logs.exception("a read's continuation failed")
+
+        loop.run_in_executor(None, job).add_done_callback(finished)
+
+    return read
 
 
 def stored_events(store: Store) -> Callable[[str, int], list[Sent]]:

@@ -1048,18 +1048,21 @@ class LeaderboardRow(Message):
     id: str
     nickname: str
     games: int
-    total: int | None = Field(None, description="by points: the sum of the ledger (R36 across tables)")
+    total: int | None = Field(
+        None, description="by points: the sum of its rated games' points in the ledger (R36 across tables)"
+    )
     mu: float | None = None
     sigma: float | None = None
     shown: int | None = Field(None, description="by rating: the shown rating")
-    rank: int | None = Field(None, description="by rating: the place, null for a flagged account")
+    rank: int | None = Field(None, description="the place, null for a flagged account")
     flagged: bool | None = Field(
-        None, description="by rating: its rated games come from a closed circle (listed last, unranked)"
+        None, description="its rated games come from a closed circle (listed last, unranked)"
     )
 
 
 class Leaderboard(Message):
-    """``GET /api/leaderboard?by=points|rating``: by rating lists players with ``min_games`` rated games."""
+    """``GET /api/leaderboard?by=points|rating``: by points, the points of rated games only; by rating,
+    players with ``min_games`` rated games."""
 
     by: Literal["points", "rating"]
     min_games: int | None = None

@@ -455,11 +455,16 @@ class Store:
         return [{**r._mapping, "bot": bool(r.bot)} for r in rows]
 
     def leaderboard(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Accounts by the points of their rated games (issue 15, finding 9): only games that moved a
+        rating count, so games against bots alone and unrated (private) tables farm nothing here; an
+        account's other games stay in its history and its table's ledger."""
         total = sa.func.sum(ledger.c.delta).label("total")
         count = sa.func.count(ledger.c.id).label("games")
+        rated = sa.select(rating_history.c.game_id).where(rating_history.c.game_id == ledger.c.game_id)
         query = (
             sa.select(accounts.c.id, accounts.c.nickname, accounts.c.bot, total, count)
             .join(ledger, ledger.c.account_id == accounts.c.id)
+            .where(rated.exists())
             .group_by(accounts.c.id, accounts.c.nickname, accounts.c.bot)
             .order_by(total.desc(), count.desc(), accounts.c.id)
             .limit(limit)

@@ -67,6 +67,18 @@ def take_nickname(page: Any, url: str, name: str) -> None:
     page.wait_for_selector("#conn-banner[data-status=online]", state="attached", timeout=WAIT_MS)
 
 
+def switch_lang(page: Any, hello: str) -> None:
+    """Tap 中文/English in the lobby and wait until it is drawn again in the other language (its
+    greeting starts with ``hello``): the lobby module is imported again, so the new screen comes a
+    moment after the tap, and a test that read or typed at once would meet the old one."""
+    page.click("[data-action=lang]")
+    page.wait_for_function(
+        "(hello) => (document.querySelector('[data-role=hello]') || {}).innerText?.startsWith(hello)",
+        arg=hello,
+        timeout=WAIT_MS,
+    )
+
+
 def create_table(page: Any, turn_seconds: int, private: bool = False) -> None:
     form = "form[data-role=create-table]"
     page.fill(f"{form} input[name=turn_seconds]", str(turn_seconds))

@@ -84,10 +84,12 @@ def test_R35_a_back_gesture_mid_game_keeps_the_seat_and_the_lobby_leads_back(
                           "localStorage.getItem('niugui.token')}}).then((r) => r.json())")
     assert [s["table"] for s in seats["seats"]] == [table]  # still seated: no escape
     shoot_both(page, "lobby-back-to-table")
-    button.click()
-    page.wait_for_selector(".hand [data-card]", timeout=WAIT_MS)
-    me = page.get_attribute(".table-screen", "data-you")
-    assert me not in (None, "", "null")
+    page.click(f"[data-action=back-to-table][data-table='{table}']")  # found again if redrawn
+    # Back in the seat (托管 may have played the hand out meanwhile: then the table is between games).
+    page.wait_for_function(
+        "() => /^[0-3]$/.test((document.querySelector('.table-screen') || {dataset: {}}).dataset.you || '')",
+        timeout=WAIT_MS,
+    )
     assert page.evaluate("() => !document.querySelector('[data-role=result]') || "
                          "document.querySelector('[data-role=result]').dataset.outcome !== 'escape'")
     context.close()
@@ -206,6 +208,11 @@ def test_R35_a_table_whose_human_left_ends_and_leaves_the_lobby(browser: Any, se
     watcher = watcher_context.new_page()
     take_nickname(watcher, server, "看客")
     watcher.wait_for_selector(f"[data-role=tables] li[data-table='{table}']", timeout=WAIT_MS)
+    spectator_context = browser.new_context(**TOUCH)
+    spectator = spectator_context.new_page()
+    take_nickname(spectator, server, "观众")
+    spectator.evaluate("(id) => { location.hash = '#/table/' + id; }", table)
+    spectator.wait_for_selector(f".table-screen[data-table='{table}'] .seat[data-seat]", timeout=WAIT_MS)
     page.once("dialog", lambda dialog: dialog.accept())  # 离开算逃跑，确定？
     page.click("[data-action=leave]")
     page.wait_for_selector("[data-role=hello]", timeout=WAIT_MS)
@@ -214,8 +221,26 @@ def test_R35_a_table_whose_human_left_ends_and_leaves_the_lobby(browser: Any, se
     watcher.wait_for_selector(listed_row, state="detached", timeout=WAIT_MS)
     listed = watcher.evaluate("() => fetch('/api/tables').then((r) => r.json())")
     assert table not in [t["id"] for t in listed["tables"]]
+    # The spectator sees the table end with nobody seated (the bots stood up too); the result still
+    # names who played the game.
+    spectator.wait_for_selector(f".table-screen[data-table='{table}'][data-status=finished]", timeout=WAIT_MS)
+    spectator.wait_for_selector("[data-role=result]", timeout=WAIT_MS)
+    seated = spectator.evaluate("() => [...document.querySelectorAll('.seat[data-seat] .name')]"
+                                ".map((e) => e.textContent)")
+    assert len(seated) == 3 and all(n.endswith("空位") for n in seated), seated
+    bottom = spectator.inner_text(".me-bar .name")  # a spectator's bottom seat: its name alone
+    assert "走了" not in bottom and "机器人" not in bottom, bottom
+    result = spectator.inner_text("[data-role=result]")
+    assert "走了" in result and "机器人" in result, result
+    shoot_both(spectator, "abandoned-table-result")
+    spectator.click("[data-action=close-result]")
+    spectator.wait_for_function(
+        "() => /本桌已结束/.test(document.querySelector('.table-screen').textContent)", timeout=WAIT_MS
+    )
+    shoot_both(spectator, "abandoned-table-ended")
     context.close()
     watcher_context.close()
+    spectator_context.close()
 
 
 def test_the_lobby_lists_joinable_tables_first(browser: Any, static_url: str) -> None:

@@ -17,7 +17,7 @@ from typing import Any
 from niugui.server.protocol import ErrorCode, HttpErrorCode, ReplayError
 
 from .conftest import DESKTOP, ROOT, screenshot
-from .pages import WAIT_MS, take_nickname
+from .pages import WAIT_MS, switch_lang, take_nickname
 
 PHONE = {"width": 360, "height": 740}
 CJK = re.compile(r"[\u3000-\u303f\u4e00-\u9fff\uff00-\uffef]")
@@ -109,7 +109,7 @@ def test_real_errors_in_chinese_http_and_websocket(browser: Any, server: str) ->
     page.wait_for_selector("form[data-role=join-code] .error-text:not(:empty)", timeout=WAIT_MS)
     assert page.inner_text("form[data-role=join-code] .error-text") == "没有这张牌桌，或者房间码不对"
     screenshot(page, "error-zh-phone-360x740")
-    page.click("[data-action=lang]")
+    switch_lang(page, "Hello")
     page.fill("form[data-role=join-code] input[name=code]", "zzzzzz")
     page.click("form[data-role=join-code] button[type=submit]")
     page.wait_for_function("() => document.querySelector('form[data-role=join-code] .error-text')"

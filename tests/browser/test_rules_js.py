@@ -177,7 +177,7 @@ def test_plays_are_shown_in_reading_order(page: Any, play: str, shown: str) -> N
 
 
 def test_every_word_of_the_page_exists_in_both_languages(page: Any) -> None:
-    keys = page.evaluate("async () => (await import('/js/i18n.js')).STRING_KEYS")
+    keys = page.evaluate("async () => (await import('/js/i18n.js')).stringKeys()")
     assert set(keys["zh"]) == set(keys["en"])
 
 

@@ -15,7 +15,7 @@ import pytest
 # (appended, not inserted first: at the front it would shadow the other test directories' modules)
 sys.path.append(str(Path(__file__).resolve().parents[1] / "server"))
 
-from server_harness import pg_url
+from server_harness import fresh_pg_schema
 
 from .cluster_harness import Cluster
 
@@ -26,23 +26,8 @@ def redis_url() -> str:
 
 @pytest.fixture
 def pg_schema() -> Iterator[str]:
-    import sqlalchemy as sa
-
-    url = pg_url()
-    schema = f"niugui_cluster_{secrets.token_hex(4)}"
-    try:
-        admin = sa.create_engine(url)
-        with admin.begin() as c:
-            c.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    except Exception as error:
-        pytest.skip(f"cluster tests skipped: PostgreSQL not reachable at {url}: {type(error).__name__}")
-    sep = "&" if "?" in url else "?"
-    try:
-        yield f"{url}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as c:
-            c.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+    with fresh_pg_schema("niugui_cluster", "cluster tests skipped") as url:
+        yield url
 
 
 @pytest.fixture

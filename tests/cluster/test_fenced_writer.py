@@ -9,6 +9,8 @@ from collections.abc import Sequence
 from types import SimpleNamespace
 from typing import Any
 
+from server_harness import run_async
+
 from niugui.server.cluster.node import FencedWriter
 from niugui.server.protocol import EvReady, EvTableCreated, TableSettings
 from niugui.server.store import StaleWrite, Write
@@ -59,4 +61,4 @@ def test_tokens_refusals_and_new_tables() -> None:
         writer.submit([Write("t1", 3, 0.0, "waiting", EvReady(kind="ready", seat=1))], outcomes.append)
         assert isinstance(outcomes[-1], StaleWrite) and "t1" not in node.fences and len(inner.stored) == 2
 
-    asyncio.run(scenario())
+    run_async(scenario())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from server_harness import Server, pg_url
+from server_harness import Server, fresh_pg_schema
 
 
 @pytest.fixture(scope="module")
@@ -19,24 +19,5 @@ def shared_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture
 def pg_schema_url() -> Iterator[str]:
     """A URL whose connections use a fresh schema of the test PostgreSQL database (dropped after)."""
-    import secrets
-
-    import sqlalchemy as sa
-
-    url = pg_url()
-    schema = f"niugui_test_{secrets.token_hex(4)}"
-    try:
-        admin = sa.create_engine(url)
-        with admin.begin() as c:
-            c.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
-    except Exception as error:  # no server, no database, no permission
-        pytest.skip(
-            f"PostgreSQL not reachable at {url} (set NIUGUI_TEST_PG_URL): {type(error).__name__}: {error}"
-        )
-    sep = "&" if "?" in url else "?"
-    try:
-        yield f"{url}{sep}options=-csearch_path%3D{schema}"
-    finally:
-        with admin.begin() as c:
-            c.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
-        admin.dispose()
+    with fresh_pg_schema("niugui_test", "PostgreSQL tests skipped") as url:
+        yield url

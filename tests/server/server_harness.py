@@ -10,6 +10,8 @@ and a failure that says what did not happen and what came last.
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import itertools
 import json
@@ -19,9 +21,9 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 from websockets.sync.client import ClientConnection, connect
@@ -32,6 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 WAIT = 60.0
 """Seconds any wait here allows by default: far more than anything takes on an idle machine, so that
 only a real hang fails (a loaded machine is slow, not broken)."""
+
+T = TypeVar("T")
 
 
 def free_port() -> int:
@@ -316,5 +320,45 @@ def game_over(player: Player, table: str) -> Callable[[], bool]:
     return check
 
 
+def run_async(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)`` in a thread of its own. Playwright's sync API, which the browser tests use
+    for the whole session, leaves its event loop marked as running in the main thread after each call,
+    and there ``asyncio.run`` refuses to start: a test run after a browser test would fail by order.
+
+    >>> async def answer() -> int:
+    ...     return 42
+    >>> run_async(answer())
+    42
+    """
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main).result()
+
+
 def pg_url() -> str:
     return os.environ.get("NIUGUI_TEST_PG_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test")
+
+
+@contextlib.contextmanager
+def fresh_pg_schema(prefix: str, skipped: str) -> Iterator[str]:
+    """A URL whose connections use a fresh schema ``prefix_…`` of the test PostgreSQL database, dropped
+    after; the test is skipped, saying ``skipped`` and why, when PostgreSQL is not reachable."""
+    import secrets
+
+    import pytest
+    import sqlalchemy as sa
+
+    url = pg_url()
+    schema = f"{prefix}_{secrets.token_hex(4)}"
+    try:
+        admin = sa.create_engine(url)
+        with admin.begin() as c:
+            c.execute(sa.text(f'CREATE SCHEMA "{schema}"'))
+    except Exception as error:  # no server, no database, no permission
+        pytest.skip(f"{skipped}: PostgreSQL not reachable at {url} (set NIUGUI_TEST_PG_URL): {error!r}")
+    sep = "&" if "?" in url else "?"
+    try:
+        yield f"{url}{sep}options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as c:
+            c.execute(sa.text(f'DROP SCHEMA "{schema}" CASCADE'))
+        admin.dispose()

@@ -264,7 +264,7 @@ def test_bot_accounts_are_labelled_and_their_view_holds_no_other_hand(shared_ser
     session = register_bot(shared_server)
     bot = Player(shared_server, "bot", session)
     alice = Player(shared_server, "alice")
-    table = new_table(alice, turn_seconds=30)
+    table = new_table(alice, turn_seconds=30, rated=True)  # rated: on the leaderboard (two accounts)
     alice.ok("invite", table=table, username=session["account"]["username"], seat=1)
     invitation = bot.wait(lambda m: m["type"] == "invitation", what="the invitation")
     bot.ok("sit", table=invitation["table"], seat=invitation["seat"])

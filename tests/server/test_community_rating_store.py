@@ -152,20 +152,11 @@ def test_ratings_follow_the_library_game_after_game_and_survive_a_restart(url: s
     again.close()
 
 
-def test_a_closed_circle_is_flagged_on_the_rating_leaderboard(url: str) -> None:
-    """Issue 15 finding 9 on the ratings: four accounts that only ever play one another are listed
-    last and unranked once they have ``flag_min_games`` rated games; with a higher bar, they rank."""
-    store = open_store(url)
-    for account in H:
-        store.create_account(account, account, f"token-{account}")
-    with store.engine.begin() as c:
-        c.execute(
-            store_module.tables.insert().values(
-                id="t", creator="a", code=None, status="between", last_seq=0, created_at=0.0, updated_at=0.0
-            )
-        )
+def play_in_a_circle(store: Store, games: int, rated: bool = True) -> None:
+    """``games`` games at table "t" among the accounts a–d only (seats 0 and 1 win each, a point
+    each), stored as the server stores them: a game row, its ledger and, when ``rated``, its ratings."""
     win = Result("2v2", "win", [0, 2, 3], [1, 1, -1, -1], [0, 1])
-    for n in range(12):
+    for n in range(games):
         with store.engine.begin() as c:
             game_id = c.execute(
                 store_module.games.insert().values(
@@ -196,11 +187,52 @@ def test_a_closed_circle_is_flagged_on_the_rating_leaderboard(url: str) -> None:
                     for s, a in enumerate(H)
                 ],
             )
-            store_module._rate(c, RatedGame(win, H, (None,) * 4), game_id, float(n))
+            if rated:
+                store_module._rate(c, RatedGame(win, H, (None,) * 4), game_id, float(n))
+
+
+def circle_store(url: str) -> Store:
+    store = open_store(url)
+    for account in H:
+        store.create_account(account, account, f"token-{account}")
+    with store.engine.begin() as c:
+        c.execute(
+            store_module.tables.insert().values(
+                id="t", creator="a", code=None, status="between", last_seq=0, created_at=0.0, updated_at=0.0
+            )
+        )
+    return store
+
+
+def test_a_closed_circle_is_flagged_on_the_rating_leaderboard(url: str) -> None:
+    """Issue 15 finding 9 on the ratings: four accounts that only ever play one another are listed
+    last and unranked once they have ``flag_min_games`` rated games; with a higher bar, they rank."""
+    store = circle_store(url)
+    play_in_a_circle(store, 12)
     met = store.co_players(["a"], window=5)["a"]
     assert met == [frozenset({"b", "c", "d"})] * 5  # the window's newest five
     rows = collusion.mark(store, store.rating_leaderboard(10, 1), Community())
     assert [r["flagged"] for r in rows] == [True] * 4 and all(r["rank"] is None for r in rows)
     rows = collusion.mark(store, store.rating_leaderboard(10, 1), Community(flag_min_games=20))
     assert [r["rank"] for r in rows] == [1, 2, 3, 4] and not any(r["flagged"] for r in rows)
+    store.close()
+
+
+def test_the_points_leaderboard_counts_rated_games_only_and_flags_a_closed_circle(url: str) -> None:
+    """Issue 15 finding 9 on the points: the red team's farm (one person's four guests at a private,
+    unrated table throwing games to one of them) puts nobody on the leaderboard; made rated, the same
+    farm counts but its accounts are flagged, listed last and unranked, once ``flag_min_games`` rated
+    games are played."""
+    store = circle_store(url)
+    play_in_a_circle(store, 15, rated=False)
+    assert store.leaderboard() == []  # 15 unrated games: nothing to farm
+    assert len(store.history("a")) == 15  # ... and still every game in the account's own history
+    play_in_a_circle(store, 5)
+    board = {r["id"]: (r["total"], r["games"]) for r in store.leaderboard()}
+    assert board == {"a": (5, 5), "b": (5, 5), "c": (-5, 5), "d": (-5, 5)}  # the rated five only
+    rows = collusion.mark(store, store.leaderboard(), Community())
+    assert [r["rank"] for r in rows] == [1, 2, 3, 4]  # five rated games: too few to say
+    play_in_a_circle(store, 5)
+    rows = collusion.mark(store, store.leaderboard(), Community())
+    assert [r["flagged"] for r in rows] == [True] * 4 and all(r["rank"] is None for r in rows)
     store.close()

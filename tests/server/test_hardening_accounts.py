@@ -10,7 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_harness import Server
+from server_harness import Server, run_async
 
 from niugui.server import auth
 from niugui.server.store import Store, sessions
@@ -79,7 +79,7 @@ def test_password_hashing_runs_on_its_own_bounded_threads() -> None:
         calls = [hasher._run(where) for _ in range(5)]
         return await asyncio.gather(*calls, return_exceptions=True)
 
-    results = asyncio.run(flood())
+    results = run_async(flood())
     hasher.close()
     busy = [r for r in results if isinstance(r, auth.Busy)]
     assert len(busy) == 3, results  # two ran (one at a time), three were refused at once

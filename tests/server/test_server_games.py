@@ -52,7 +52,7 @@ def test_guest_plays_a_whole_game_against_bots(shared_server: Server) -> None:
     ledger = shared_server.get(f"/api/tables/{table}/ledger")["entries"]
     assert [e["delta"] for e in ledger] == result["scores"]
     board = shared_server.get("/api/leaderboard?limit=500")["players"]
-    assert {"id": alice.account_id, "nickname": "阿丽", "total": result["scores"][0], "games": 1} in board
+    assert alice.account_id not in {p["id"] for p in board}  # one person against bots: not rated, not ranked
     alice.close()
 
 

@@ -132,7 +132,9 @@ def test_standing_up_mid_game_is_an_escape(shared_server: Server) -> None:
     assert escape == [{"kind": "escape", "seat": 3, "reason": "left"}]
     over = events(alice, "game_over")[-1]
     assert over["result"]["outcome"] == "escape" and over["result"]["scores"] == [0, 0, 0, -9]
-    assert events(alice, "seat_left")[-1] == {"kind": "seat_left", "seat": 3, "reason": "left"}
+    left = events(alice, "seat_left")  # hers, then the bots' (no human left: the table ends, issue 10)
+    assert left[0] == {"kind": "seat_left", "seat": 3, "reason": "left"}
+    assert sorted(e["seat"] for e in left[1:]) == [0, 1, 2]
     assert alice.states[table]["seats"][3]["player"] is None
     record = shared_server.get(f"/api/games/{over['game_id']}/record")
     assert record["actions"][-1] == {"seat": 3, "escape": True}
@@ -171,7 +173,7 @@ def test_a_server_killed_mid_game_resumes_every_table(tmp_path: Path) -> None:
     server = Server(tmp_path / "data").start()
     try:
         alice, bob = Player(server, "alice"), Player(server, "bob")
-        table = new_table(alice)
+        table = new_table(alice, rated=True)  # rated: its points reach the leaderboard
         alice.ok("sit", table=table, seat=0)
         bob.ok("sit", table=table, seat=1)
         alice.ok("fill_bots", table=table)

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
+from niugui.game import Result
 from niugui.server import auth
 from niugui.server import store as store_module
 from niugui.server.protocol import (
@@ -27,7 +28,7 @@ from niugui.server.protocol import (
     Reveal,
     TableSettings,
 )
-from niugui.server.store import LedgerEntry, Store, Write, metadata, table_events, tables
+from niugui.server.store import LedgerEntry, RatedGame, Store, Write, metadata, table_events, tables
 from niugui.server.tables import Deal
 
 
@@ -92,7 +93,12 @@ def test_accounts_tables_events_games_and_ledger(store: Store) -> None:
     over = EvGameOver(
         kind="game_over", game_no=1, game_id=game_id, result=result, totals=[2, -2, 2, -2], reveal=reveal
     )
-    stored = write(4, over, "between", record=record, entries=entries)
+    rated = RatedGame(  # a rated game: only those count on the leaderboard (issue 15, finding 9)
+        Result("2v2", "sweep", [0, 2], [2, -2, 2, -2], [0, 2]),
+        ("a1", "b1", None, None),
+        (None, None, "expert", "expert"),
+    )
+    stored = write(4, over, "between", record=record, entries=entries, rated=rated)
     assert [e.seq for e in store.events("t1")] == [1, 2, 3, 4]
     assert [e.kind for e in store.events("t1", after=2)] == ["deal", "game_over"]
     assert json.loads(store.events("t1")[2].payload)["game_id"] == game_id

@@ -7,6 +7,8 @@ import asyncio
 import threading
 from pathlib import Path
 
+from server_harness import run_async
+
 from niugui.server.protocol import EvReady, EvTableCreated, TableSettings
 from niugui.server.store import Store, Write
 from niugui.server.writer import Writer
@@ -65,4 +67,4 @@ def test_many_tables_one_writer_each_told_on_the_loop(tmp_path: Path) -> None:
         assert all([e.seq for e in store.events(name)] == [1, 2] for name in names)
         assert writer.batches == 2, "all that waited went in one transaction (then one by one)"
 
-    asyncio.run(scenario())
+    run_async(scenario())

@@ -12,7 +12,7 @@ from .clock import Clock, Due, turn_due
 from .commands import Fault, Step
 from .fanout import Client, FanOut, Sent, is_bot_account
 from .state import Deal, SeatSlot, Stored, TableState, reduce
-from .table import Answer, Reply, Services, Table, no_reply
+from .table import Answer, Reader, Reply, Services, Table, no_reply, read_inline
 
 __all__ = [
     "Answer",
@@ -23,6 +23,7 @@ __all__ = [
     "ExecutorBots",
     "FanOut",
     "Fault",
+    "Reader",
     "Reply",
     "SeatSlot",
     "Sent",
@@ -33,6 +34,7 @@ __all__ = [
     "TableState",
     "is_bot_account",
     "no_reply",
+    "read_inline",
     "reduce",
     "turn_due",
 ]

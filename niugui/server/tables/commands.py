@@ -413,7 +413,7 @@ def follow_up(
     if state.status == "playing" and game is not None and game.over:
         return finish_game(state, leaving, now)
     if abandoned(state):
-        return steps(EvTableFinished(kind="table_finished", totals=list(state.series.totals)))
+        return end_abandoned(state)
     return start_game(state, dealer, now)
 
 
@@ -425,6 +425,19 @@ def abandoned(state: TableState) -> bool:
         return False
     players = [slot.player for slot in state.seats if slot.player is not None]
     return bool(players) and all(p.bot is not None for p in players)
+
+
+def end_abandoned(state: TableState) -> list[Step]:
+    """An abandoned table ends: its bots stand up (``seat_left``, reason ``left``), then
+    ``table_finished`` — nobody is left seated at a table that is over (issue 10)."""
+    return steps(
+        *(
+            EvSeatLeft(kind="seat_left", seat=n, reason="left")
+            for n, slot in enumerate(state.seats)
+            if slot.player is not None
+        ),
+        EvTableFinished(kind="table_finished", totals=list(state.series.totals)),
+    )
 
 
 def start_game(state: TableState, dealer: Dealer, now: float) -> list[Step]:

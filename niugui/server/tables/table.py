@@ -18,6 +18,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 from niugui.bots import Action, fallback_action
 
@@ -74,11 +75,30 @@ class Outcome:
 
 
 Job = Callable[[], Outcome]
+T = TypeVar("T")
+
+
+class Reader(Protocol):
+    """Runs a database read away from the event loop; ``then`` gets its result, or what it raised,
+    back on the loop."""
+
+    def __call__(self, read: Callable[[], T], then: Callable[[T | BaseException], None], /) -> None: ...
+
+
+def read_inline(read: Callable[[], T], then: Callable[[T | BaseException], None], /) -> None:
+    """A :class:`Reader` that reads at once, in the caller's thread (tests, tools)."""
+    try:
+        result = read()
+    except Exception as error:
+        then(error)
+        return
+    then(result)
 
 
 @dataclass
 class Services:
-    """What tables share: where events are stored, the timers, where bots think, the dealer, the time."""
+    """What tables share: where events are stored, the timers, where bots think, the dealer, the
+    time, and where the hub's own database reads run (:class:`Reader`)."""
 
     writer: EventWriter
     timers: Timers
@@ -87,6 +107,7 @@ class Services:
     """A table's stored events after a seq (for reconnects that missed more than is kept)."""
     dealer: Dealer = field(default_factory=FairDealer)
     now: Callable[[], float] = time.time
+    read: Reader = read_inline
 
 
 class Table:

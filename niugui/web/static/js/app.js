@@ -5,13 +5,15 @@
 
 import { button, el } from "./dom.js";
 import { getLang, setLang, t } from "./i18n.js";
-import { LobbyScreen, signInPanel } from "./lobby.js";
 import { Connection, api, session, signOut } from "./net.js";
-import { forgetQueue, onQueueMessage } from "./quickplay.js";
+import { signInPanel } from "./signin.js";
 
-// The first screen (sign-in, lobby) loads with the page; the others when first opened (the table's
-// right after the first screen is up), so that a slow phone is interactive sooner.
+// The first screen (sign-in) loads with the page; the others when first opened (the lobby's and the
+// table's right after the first screen is up), so that a slow phone is interactive sooner: the
+// modules of the first screen and its style sheet come in one round trip (a browser opens at most
+// six connections to a server; a seventh file would wait for a second round trip).
 const screens = {
+  lobby: () => import("./lobby.js"),
   table: () => import("./tablescreen.js"),
   replay: () => import("./replay.js"),
   history: () => import("./history.js"),
@@ -23,6 +25,11 @@ const app = document.getElementById("app");
 const banner = document.getElementById("conn-banner");
 let screen = null;
 let bannerTimer = null;
+let quickplay = null; // quickplay.js, once loaded (by the lobby, or by a queue message)
+
+function quick() {
+  return import("./quickplay.js").then((module) => (quickplay = module));
+}
 
 function toast(text, role = "toast") {
   const box = el("div", "toast", text);
@@ -33,14 +40,13 @@ function toast(text, role = "toast") {
 
 function langButton() {
   return button("tb-btn", t("lang_switch"), "lang", () => {
-    setLang(getLang() === "zh" ? "en" : "zh");
-    route();
+    setLang(getLang() === "zh" ? "en" : "zh").then(route);
   });
 }
 
 function showStatus(status, info) {
   clearInterval(bannerTimer);
-  if (status === "offline" || status === "reconnecting") forgetQueue(); // the server let us go
+  if ((status === "offline" || status === "reconnecting") && quickplay) quickplay.forgetQueue(); // the server let us go
   if (screen && screen.onStatus) screen.onStatus(status);
   banner.dataset.status = status;
   if (status === "online" || status === "idle") {
@@ -78,7 +84,7 @@ const conn = new Connection({
       return;
     }
     if (msg.type === "queue") {
-      onQueueMessage(msg, goTable);
+      quick().then(({ onQueueMessage }) => onQueueMessage(msg, goTable));
       return;
     }
     if (msg.type === "event" && !msg.replay && timedOutForMe(msg)) toast(t("timeout_notice"), "timeout-notice");
@@ -163,12 +169,16 @@ function keepSeat(nextHash) {
 /** Open a screen of its own module (loaded the first time), unless the page moved on meanwhile. */
 function later(kind, open) {
   const hash = location.hash;
+  const asked = routes;
   screens[kind]().then((module) => {
-    if (location.hash === hash) open(module);
+    if (location.hash === hash && routes === asked) open(module);
   });
 }
 
+let routes = 0; // how many times the page was routed (a screen still loading for an older route stays shut)
+
 function route() {
+  routes += 1;
   keepSeat(location.hash || "#/");
   document.title = t("title");
   const hash = location.hash || "#/";
@@ -248,7 +258,7 @@ function route() {
     }));
     return;
   }
-  mount((root) => {
+  later("lobby", ({ LobbyScreen }) => mount((root) => {
     const lobby = new LobbyScreen(root, {
       conn,
       toast,
@@ -260,7 +270,7 @@ function route() {
     });
     lobby.onWelcome = () => lobby.refresh();
     return lobby;
-  });
+  }));
 }
 
 window.addEventListener("hashchange", route);
@@ -279,7 +289,9 @@ if (session.token) {
 route();
 window.niugui = { conn, session };
 window.addEventListener("load", () => {
-  setTimeout(() => screens.table().catch(() => {}), 0); // the table opens at once from the lobby
+  setTimeout(() => { // the lobby opens at once after signing in, and the table from the lobby
+    screens.lobby().then(() => quick()).then(() => screens.table()).catch(() => {});
+  }, 0);
   if ("serviceWorker" in navigator && location.protocol !== "file:") {
     // the shell from cache next time (sw.js); a failure only means no offline start
     navigator.serviceWorker.register("sw.js").catch(() => {});

@@ -26,3 +26,16 @@ export function svgEl(tag, attrs = {}) {
   for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, String(value));
   return node;
 }
+
+/** Apply a style sheet (a URL) once; resolves when it applies (or failed to load: the page goes on). */
+export function styleSheet(href) {
+  const found = [...document.styleSheets].some((sheet) => sheet.href === href);
+  if (found) return Promise.resolve();
+  return new Promise((done) => {
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = href;
+    link.onload = link.onerror = () => done();
+    document.head.append(link);
+  });
+}

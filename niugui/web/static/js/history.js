@@ -3,6 +3,7 @@
 import { getLang, t } from "./i18n.js";
 import { api, session } from "./net.js";
 import { el } from "./dom.js";
+import { w } from "./words.js";
 
 /** A player's games (yours by default), and the leaderboard whose names open their games. */
 export async function historyScreen(root, { onBack, onReplay, onPlayer, onRecordFile, playerId = null }) {
@@ -106,9 +107,11 @@ async function leaderboard(onPlayer, current) {
   const head = el("tr");
   for (const [text, cls] of [["#", ""], [t("nickname"), ""], [t("games"), "num"], [t("total"), "num"]]) head.append(el("th", cls, text));
   table.append(head);
-  players.forEach((p, i) => {
+  panel.append(el("div", "muted", w("points_rated")));
+  players.forEach((p) => {
     const row = el("tr");
-    row.append(el("td", "", String(i + 1)));
+    row.append(el("td", "", p.flagged ? "⚑" : String(p.rank)));
+    if (p.flagged) row.title = w("flagged");
     const name = el("td");
     const link = el("a", "", p.nickname);
     link.href = `#/history/${encodeURIComponent(p.id)}`;

@@ -1,4 +1,4 @@
-// The lobby: take a nickname (guest) or sign in; open tables; create a table; join by code.
+// The lobby: open tables; create a table; join by code; quick play (the sign-in panel: signin.js).
 
 import { getLang, t } from "./i18n.js";
 import { tt } from "./tablestrings.js";
@@ -6,21 +6,7 @@ import { api, session } from "./net.js";
 import { el } from "./dom.js";
 import { QuickPlayPanel } from "./quickplay.js";
 import { w } from "./words.js";
-
-function field(labelText, input) {
-  const row = el("div", "row");
-  const label = el("label", "", labelText);
-  row.append(label, input);
-  return row;
-}
-
-function input(type, name, placeholder = "") {
-  const i = el("input");
-  i.type = type;
-  i.name = name;
-  i.placeholder = placeholder;
-  return i;
-}
+import { field, input } from "./signin.js";
 
 /**
  * What the "join by code" box holds: the join code (sent as both table and code: the server finds
@@ -33,80 +19,6 @@ export function parseJoin(text) {
   const pair = value.match(/^([A-Za-z0-9_-]+)\s*[/:]\s*([A-Za-z0-9_-]+)$/);
   if (pair) return { table: pair[1], joinCode: pair[2] };
   return { table: value, joinCode: value || null };
-}
-
-/** The sign-in panel: guest nickname, or username and password (sign in / register). */
-export function signInPanel(onSession) {
-  const panel = el("div", "panel");
-  panel.dataset.role = "sign-in";
-  const tabs = el("div", "tabs");
-  const modes = ["guest", "login", "register"];
-  const labels = { guest: t("play_as_guest"), login: t("sign_in"), register: t("register") };
-  let mode = "guest";
-  const body = el("div");
-  const err = el("div", "error-text");
-  const draw = () => {
-    tabs.innerHTML = "";
-    for (const m of modes) {
-      const b = el("button", m === mode ? "on" : "", labels[m]);
-      b.type = "button";
-      b.dataset.tab = m;
-      b.addEventListener("click", () => {
-        mode = m;
-        err.textContent = "";
-        draw();
-      });
-      tabs.append(b);
-    }
-    body.innerHTML = "";
-    const form = el("form");
-    const nick = input("text", "nickname", t("nickname_ph"));
-    nick.maxLength = 24;
-    const user = input("text", "username");
-    user.autocomplete = "username";
-    const pass = input("password", "password");
-    pass.autocomplete = mode === "register" ? "new-password" : "current-password";
-    if (mode !== "guest") form.append(field(t("username"), user), field(t("password"), pass));
-    if (mode !== "login") form.append(field(t("nickname"), nick));
-    const submit = el("button", "btn", mode === "guest" ? t("enter") : labels[mode]);
-    submit.type = "submit";
-    submit.dataset.action = `session-${mode}`;
-    form.append(submit);
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      err.textContent = "";
-      submit.disabled = true;
-      try {
-        let answer;
-        if (mode === "guest") answer = await api("POST", "/api/guest", { nickname: nick.value.trim() });
-        else if (mode === "login") answer = await api("POST", "/api/login", { username: user.value.trim(), password: pass.value });
-        else {
-          const body = { username: user.value.trim(), password: pass.value };
-          if (nick.value.trim()) body.nickname = nick.value.trim();
-          answer = await api("POST", "/api/register", body);
-        }
-        session.save(answer.token, answer.account);
-        onSession(answer.account);
-      } catch (error) {
-        err.textContent = error.message;
-      } finally {
-        submit.disabled = false;
-      }
-    });
-    body.append(form);
-    setTimeout(() => (mode === "guest" ? nick : user).focus(), 0);
-  };
-  draw();
-  const hero = el("div", "hero");
-  const fan = el("div", "fan");
-  import("./cards.js").then(({ cardElement }) => {
-    for (const code of ["S2", "S3", "BJ", "RJ"]) fan.append(cardElement(code, { attr: "demo" })); // after first paint
-  });
-  hero.append(fan, el("h1", "", t("title")), el("p", "", t("tagline")));
-  panel.append(tabs, body, err);
-  const wrap = el("div");
-  wrap.append(hero, panel);
-  return wrap;
 }
 
 let botName = null;
@@ -136,6 +48,7 @@ export class LobbyScreen {
 
   render() {
     const account = session.account || {};
+    this.seatsKey = this.listKey = null; // drawn anew below, then by the next refresh
     this.root.innerHTML = "";
     this.root.className = "page";
     const who = el("div", "panel");
@@ -301,6 +214,9 @@ export class LobbyScreen {
 
   /** Every table where this player holds a seat (GET /api/me/seats): one tap back to each. */
   showSeats(seats) {
+    const key = JSON.stringify(seats);
+    if (key === this.seatsKey) return; // unchanged: the buttons stay put under a finger about to tap
+    this.seatsKey = key;
     if (this.seatsPanel) this.seatsPanel.remove();
     this.seatsPanel = null;
     if (!seats.length) return;
@@ -328,6 +244,9 @@ export class LobbyScreen {
     } catch {
       return;
     }
+    const key = JSON.stringify(tables);
+    if (key === this.listKey) return; // unchanged: redrawn only when a table changed
+    this.listKey = key;
     this.list.innerHTML = "";
     if (!tables.length) {
       this.list.append(el("li", "muted", t("no_tables")));

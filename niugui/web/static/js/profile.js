@@ -128,7 +128,7 @@ export async function leaderboardScreen(root, { onBack, onPlayer, by = "rating" 
     panel.append(el("div", "error-text", error.message));
     return;
   }
-  if (by === "rating") panel.append(el("div", "muted", w("min_games", { n: board.min_games })));
+  panel.append(el("div", "muted", by === "rating" ? w("min_games", { n: board.min_games }) : w("points_rated")));
   const grid = el("table", "grid");
   grid.dataset.role = "leaderboard";
   grid.dataset.by = by;
@@ -138,7 +138,7 @@ export async function leaderboardScreen(root, { onBack, onPlayer, by = "rating" 
   }
   grid.append(head);
   const me = (session.account || {}).id;
-  board.players.forEach((p, i) => {
+  board.players.forEach((p) => {
     const row = el("tr");
     row.dataset.player = p.id;
     const name = el("td");
@@ -151,7 +151,7 @@ export async function leaderboardScreen(root, { onBack, onPlayer, by = "rating" 
     });
     name.append(link);
     const value = by === "rating" ? String(p.shown) : p.total > 0 ? `+${p.total}` : String(p.total);
-    const place = by === "rating" ? (p.flagged ? "⚑" : String(p.rank)) : String(i + 1);
+    const place = p.flagged ? "⚑" : String(p.rank);
     if (p.flagged) row.title = w("flagged");
     row.append(el("td", "", place), name, el("td", "num", String(p.games)), el("td", "num", value));
     grid.append(row);

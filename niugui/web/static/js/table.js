@@ -7,13 +7,18 @@ import { listenKeys, pickRank } from "./keys.js";
 import { burst, clearTrick, flyIn } from "./motion.js";
 import { displayOrder, judgeSelection, noCardPlayed } from "./rules.js";
 import { tt } from "./tablestrings.js";
-import { el } from "./dom.js";
+import { el, styleSheet } from "./dom.js";
 import { seatStats } from "./words.js";
+
+// The table's own styles (css/table.css), not in the first screen's app.css: this module (and so
+// the table and replay screens) waits for them, so that no table is ever drawn unstyled.
+await styleSheet(new URL("../css/table.css", import.meta.url).href);
 
 const AUTOPASS = "niugui.autopass";
 /** 自动不出 (pass at once when nothing beats), remembered on this device. */
 export const autoPassOn = () => localStorage.getItem(AUTOPASS) === "1";
 
+const MIN_STEP = 18; // px of an overlapped hand card left to tap: its rank and suit still show
 const POSITIONS = ["bottom", "right", "top", "left"]; // counter-clockwise from you (R7)
 
 /** The seat shown at a position, given the seat at the bottom. */
@@ -50,11 +55,14 @@ export class TableView {
     this.timerHandle = setInterval(() => this.tick(), 250);
     this.build();
     this.stopKeys = this.replay ? null : listenKeys(this);
+    this.onResize = () => this.fitHand();
+    window.addEventListener("resize", this.onResize); // a phone turned sideways: fit the hand again
   }
 
   destroy() {
     clearInterval(this.timerHandle);
     if (this.stopKeys) this.stopKeys();
+    window.removeEventListener("resize", this.onResize);
   }
 
   build() {
@@ -450,17 +458,43 @@ export class TableView {
     let previous = null;
     for (const code of order) {
       const card = cardElement(code, { selectable: !this.replay });
-      const group = inGroup.has(code) ? inGroup.get(code) : null;
-      if (group !== null) {
+      const group = inGroup.has(code) ? inGroup.get(code) : -1; // -1: the cards in no group
+      if (group >= 0) {
         card.classList.add("grouped");
         card.dataset.group = String(group);
       }
       if (previous !== null && previous !== group) card.classList.add("group-start");
-      previous = group === null ? -1 : group;
+      previous = group;
       if (this.selected.has(code)) card.classList.add("selected");
       if (!this.replay) card.setAttribute("aria-pressed", String(this.selected.has(code)));
       this.hand.append(card);
     }
+    this.fitHand();
+  }
+
+  /** Overlap the hand's cards more when they would not fit the width (14 cards, R9, with 理牌
+   *  groups, on a 360 px phone): each card keeps at least MIN_STEP px to tap, the gaps between
+   *  groups shrink last. Wider screens keep the style sheet's --step and --gap. */
+  fitHand() {
+    const hand = this.hand;
+    hand.style.removeProperty("--step");
+    hand.style.removeProperty("--gap");
+    const cards = hand.querySelectorAll(".card");
+    const wrap = getComputedStyle(this.handWrap);
+    const room = this.handWrap.clientWidth - parseFloat(wrap.paddingLeft) - parseFloat(wrap.paddingRight);
+    if (cards.length < 2 || !(room > 0)) return;
+    const style = getComputedStyle(hand);
+    const px = (name) => parseFloat(style.getPropertyValue(name)) || 0;
+    const width = px("--cw");
+    let step = px("--step");
+    let gap = px("--gap");
+    const gaps = hand.querySelectorAll(".card.group-start").length;
+    const need = () => width + (cards.length - 1) * step + gaps * gap;
+    if (need() <= room) return;
+    step = Math.max(MIN_STEP, Math.floor((room - width - gaps * gap) / (cards.length - 1)));
+    if (gaps && need() > room) gap = Math.max(2, Math.floor((room - width - (cards.length - 1) * step) / gaps));
+    hand.style.setProperty("--step", `${step}px`);
+    hand.style.setProperty("--gap", `${gap}px`);
   }
 
   /** 理牌: the selected cards become a group at the left; with nothing selected, undo the groups. */

@@ -96,6 +96,7 @@ export class TableScreen {
       this.view = msg.view;
       this.tstate = msg.state;
       this.notePublished(msg.state);
+      this.noteNames(msg.state);
       if (typeof msg.time === "number") this.clockOffset = now - msg.time;
       this.render();
       return;
@@ -114,6 +115,7 @@ export class TableScreen {
     if (msg.view || !msg.replay) this.view = msg.view;
     this.tstate = msg.state;
     this.notePublished(msg.state);
+    this.noteNames(msg.state);
     const ev = msg.event;
     if (ev.kind === "deal") this.played = [];
     if (ev.kind === "play") this.played.push(...ev.play);
@@ -328,6 +330,19 @@ export class TableScreen {
     this.h.onLobby();
   }
 
+  /** Who sat where in the game in progress: the result still names them after they stood up (an
+   * escape; the bots of a table whose humans all left). */
+  noteNames(st) {
+    if (!st || st.status !== "playing") return;
+    if (this.namesGame !== st.game_id) {
+      this.namesGame = st.game_id;
+      this.gameNames = [null, null, null, null];
+    }
+    st.seats.forEach((slot, n) => {
+      if (slot.player) this.gameNames[n] = seatName(st, n);
+    });
+  }
+
   waitingBox() {
     const st = this.tstate;
     const box = el("div", "waiting-box");
@@ -438,7 +453,8 @@ export class TableScreen {
       if (this.tstate && this.tstate.game_id === gameId) this.renderOverlay();
       return;
     }
-    const names = [0, 1, 2, 3].map((s) => seatName(st, s));
+    const played = this.namesGame === gameId ? this.gameNames : [];
+    const names = [0, 1, 2, 3].map((s) => (st.seats[s].player ? null : played[s]) || seatName(st, s));
     const me = st.you;
     const buttons = [];
     const mineReady = me !== null && me !== undefined && st.seats[me].ready;
