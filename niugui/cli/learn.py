@@ -29,6 +29,8 @@ def register(subparsers: Any) -> None:
     train.add_argument("--games", type=int, default=15_000, help="self-play games of training data (15000)")
     train.add_argument("--steps", type=int, default=20_000, help="training steps (20000)")
     train.add_argument("--batch", type=int, default=512, help="minibatch size (512)")
+    train.add_argument("--clip", type=float, default=0.0,
+                       help="clip training targets to ±CLIP points (0: not clipped)")
     train.add_argument("--eval-every", type=int, default=2_000, metavar="N",
                        help="play against expert every N steps (2000)")
     train.add_argument("--eval-games", type=int, default=300, help="games of each evaluation (300)")
@@ -43,6 +45,10 @@ def register(subparsers: Any) -> None:
                             "(0,0.05,0.1,0.2,0.3)")
     train.add_argument("--margin-games", type=int, default=1200,
                        help="games against expert per margin tried, on deals of their own (1200)")
+    train.add_argument("--init", metavar="NPZ",
+                       help="start from these weights (e.g. niugui/learn/weights/learned.npz) instead of "
+                            "a random initialisation")
+    train.add_argument("--lr", type=float, default=1e-3, help="learning rate (0.001)")
     train.add_argument("--workers", type=int, default=1, help="processes making data (1)")
     train.add_argument("--dir", default="artifacts/learn", help="where data, checkpoint and plot go")
     train.add_argument("--weights", help="where to write the trained weights (default DIR/learned.npz)")
@@ -61,6 +67,7 @@ def run(args: argparse.Namespace) -> int:
         return 1
     from ..learn.data import generate, shard_games
     from ..learn.evaluate import points_vs_expert
+    from ..learn.model import Network
 
     per_shard = shard_games(args.labels)
     try:
@@ -85,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
         generate(data_dir, args.seed, shards, args.workers, on_shard=lambda n: progress.advance(made),
                  labels=args.labels, worlds=args.worlds)
         data = training.split(data_dir, shards, 0.05)
-        settings = training.Settings(seed=args.seed, steps=args.steps, batch=args.batch,
-                                     eval_every=args.eval_every, eval_games=args.eval_games)
+        settings = training.Settings(seed=args.seed, steps=args.steps, batch=args.batch, clip=args.clip,
+                                     lr=args.lr, eval_every=args.eval_every, eval_games=args.eval_games)
         steps = progress.add_task("training (steps)", total=args.steps, note="")
 
         def on_step(step: int, loss: float) -> None:
@@ -98,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
             return points_vs_expert(net, args.eval_games, args.seed)
 
         checkpoint = folder / f"checkpoint-{kind}seed{args.seed}.pt"
-        model, curve = training.train(data, settings, checkpoint, evaluate, on_step)
+        start = Network.load(args.init) if args.init else None
+        model, curve = training.train(data, settings, checkpoint, evaluate, on_step, start)
         progress.update(steps, completed=args.steps)
         net = model.network()
         tried = progress.add_task("margins (tried)", total=len(margins), note="")
@@ -122,8 +130,10 @@ def run(args: argparse.Namespace) -> int:
           f"last evaluation: step {last['step']}, "
           f"{last.get('points', float('nan')):+.3f} ± {last.get('ci', float('nan')):.3f} "
           f"points a game vs expert ({args.eval_games} games)\n"
-          f"held-out loss: kept model {training.mean_loss(model, held):.4f}, predicting 0 "
-          f"{training.mean_loss(None, held):.4f}, labels' own noise {training.noise_floor(held):.4f}")
+          f"held-out loss{f' (targets clipped to ±{args.clip:g})' if args.clip else ''}: kept model "
+          f"{training.mean_loss(model, held, args.clip):.4f}, predicting 0 "
+          f"{training.mean_loss(None, held, args.clip):.4f}, labels' own noise "
+          f"{training.noise_floor(held):.4f}")
     for row in table:
         print(f"margin {row['margin']:g}: {row['points']:+.3f} ± {row['ci']:.3f} points a game vs expert "
               f"({row['games']} games, deals learn-margin/{args.seed}/…)")

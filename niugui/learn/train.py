@@ -43,6 +43,18 @@ class Model(nn.Module):
         out: torch.Tensor = self.l3(torch.relu(self.l2(hidden))).squeeze(-1)
         return out
 
+    @classmethod
+    def from_network(cls, net: Network) -> Model:
+        """A model holding ``net``'s weights (to start training from weights trained before)."""
+        model = cls()
+        arrays = [net.ws.T, net.wa.T, net.b1, net.w2.T, net.b2, net.w3[None, :], np.array([net.b3])]
+        params = [model.ws.weight, model.wa.weight, model.ws.bias, model.l2.weight, model.l2.bias,
+                  model.l3.weight, model.l3.bias]
+        with torch.no_grad():
+            for param, array in zip(params, arrays, strict=True):
+                param.copy_(torch.from_numpy(np.ascontiguousarray(array, dtype=np.float32)))
+        return model
+
     def network(self) -> Network:
         """The same weights for numpy inference."""
         with torch.no_grad():
@@ -60,6 +72,10 @@ class Settings:
     weight_decay: float = 1e-4
     """AdamW's decoupled weight decay: the targets are noisy (one deal's outcome each), so the net
     is held back from fitting the noise."""
+    clip: float = 0.0
+    """Targets are clipped to ±``clip`` points in training (0: not clipped): a few labels of ±10 or more
+    (a blunder's cost) would otherwise dominate the squared error, and only the best candidate's
+    gain near the margin decides a move."""
     eval_every: int = 2_000
     eval_games: int = 300
     threads: int = 1
@@ -110,9 +126,12 @@ def split(folder: Path, shards: int, holdout: float) -> tuple[Data, Data]:
     return join(loaded[: len(loaded) - held]), join(loaded[len(loaded) - held :])
 
 
-def loss_of(model: Model | None, data: Data, index: torch.Tensor) -> torch.Tensor:
-    """The weighted mean squared error of ``model`` (of predicting 0 when ``None``) on ``index``."""
+def loss_of(model: Model | None, data: Data, index: torch.Tensor, clip: float = 0.0) -> torch.Tensor:
+    """The weighted mean squared error of ``model`` (of predicting 0 when ``None``) on ``index``,
+    against targets clipped to ±``clip`` when it is positive."""
     target = data.advantage[index]
+    if clip > 0:
+        target = target.clamp(-clip, clip)
     if model is None:
         predicted = torch.zeros_like(target)
     else:
@@ -121,15 +140,16 @@ def loss_of(model: Model | None, data: Data, index: torch.Tensor) -> torch.Tenso
     return (weight * (predicted - target) ** 2).sum() / weight.sum()
 
 
-def mean_loss(model: Model | None, data: Data) -> float:
-    """The weighted mean squared error over all of ``data`` (in chunks); ``None``: predicting 0."""
+def mean_loss(model: Model | None, data: Data, clip: float = 0.0) -> float:
+    """The weighted mean squared error over all of ``data`` (in chunks) against targets clipped to
+    ±``clip`` if positive; ``None``: predicting 0."""
     if data.size == 0:
         return float("nan")
     total = 0.0
     with torch.no_grad():
         for start in range(0, data.size, 8192):
             index = torch.arange(start, min(start + 8192, data.size))
-            total += float(loss_of(model, data, index)) * float(data.weight[index].sum())
+            total += float(loss_of(model, data, index, clip)) * float(data.weight[index].sum())
     return total / float(data.weight.sum())
 
 
@@ -150,14 +170,16 @@ def train(
     checkpoint: Path,
     evaluate: Evaluate | None = None,
     on_step: Callable[[int, float], None] | None = None,
+    start: Network | None = None,
 ) -> tuple[Model, list[dict[str, Any]]]:
-    """Train (resuming from ``checkpoint`` if it exists); returns the model as it was at the
+    """Train from ``start``'s weights if given, else from a seeded initialisation (resuming from
+    ``checkpoint`` if it exists); returns the model as it was at the
     evaluation with the lowest held-out loss (the last one when nothing is held out) and the curve,
     one entry per evaluation: step, training loss, held-out loss and points against expert."""
     torch.set_num_threads(settings.threads)
     torch.manual_seed(settings.seed)
     generator = torch.Generator().manual_seed(settings.seed)
-    model = Model()
+    model = Model() if start is None else Model.from_network(start)
     optimiser = torch.optim.AdamW(model.parameters(), lr=settings.lr, weight_decay=settings.weight_decay)
     curve: list[dict[str, Any]] = []
     step = 0
@@ -173,7 +195,8 @@ def train(
     running = float("nan")
 
     def record() -> None:
-        entry: dict[str, Any] = {"step": step, "train_loss": running, "held_loss": mean_loss(model, held)}
+        entry: dict[str, Any] = {"step": step, "train_loss": running,
+                                 "held_loss": mean_loss(model, held, settings.clip)}
         if evaluate is not None:
             entry["points"], entry["ci"] = evaluate(model.network())
         curve.append(entry)
@@ -189,7 +212,7 @@ def train(
         record()
     while step < settings.steps:
         index = torch.randint(0, train_data.size, (settings.batch,), generator=generator)
-        loss = loss_of(model, train_data, index)
+        loss = loss_of(model, train_data, index, settings.clip)
         optimiser.zero_grad()
         loss.backward()  # type: ignore[no-untyped-call]
         optimiser.step()

@@ -196,6 +196,17 @@ def test_numpy_forward_equals_torch() -> None:
     assert np.allclose(model.network().forward(state, actions), expected, atol=1e-5)
 
 
+def test_training_can_start_from_saved_weights() -> None:
+    pytest.importorskip("torch", reason=NO_TORCH)
+    from niugui.learn.train import Model
+
+    net = Network.load()
+    again = Model.from_network(net).network()
+    names = ("ws", "wa", "b1", "w2", "b2", "w3")
+    assert all(np.array_equal(getattr(net, n), getattr(again, n)) for n in names)
+    assert float(net.b3) == float(again.b3)
+
+
 def test_a_tiny_training_run_lowers_its_loss(tmp_path: Path) -> None:
     torch = pytest.importorskip("torch", reason=NO_TORCH)
     from niugui.learn.train import Settings, join, mean_loss, train
