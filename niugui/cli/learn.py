@@ -49,6 +49,8 @@ def register(subparsers: Any) -> None:
                        help="start from these weights (e.g. niugui/learn/weights/learned.npz) instead of "
                             "a random initialisation")
     train.add_argument("--lr", type=float, default=1e-3, help="learning rate (0.001)")
+    train.add_argument("--ensemble-with", metavar="NPZ",
+                       help="ship the mean of these weights' scores and the trained network's (an ensemble)")
     train.add_argument("--workers", type=int, default=1, help="processes making data (1)")
     train.add_argument("--dir", default="artifacts/learn", help="where data, checkpoint and plot go")
     train.add_argument("--weights", help="where to write the trained weights (default DIR/learned.npz)")
@@ -109,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
         model, curve = training.train(data, settings, checkpoint, evaluate, on_step, start)
         progress.update(steps, completed=args.steps)
         net = model.network()
+        if args.ensemble_with:
+            net = Network.average([Network.load(args.ensemble_with), net])
         tried = progress.add_task("margins (tried)", total=len(margins), note="")
         table = []
         for margin in margins:

@@ -21,7 +21,12 @@ WEIGHTS = Path(__file__).with_name("weights") / "learned.npz"
 class Network:
     """The MLP with fixed weights (float32 arrays named :data:`NAMES`), and optionally the margin
     chosen for it (an array ``margin`` of one number): the gain over the expert's choice a candidate
-    needs to be played."""
+    needs to be played.
+
+    An *ensemble* stacks several such MLPs of the same shape (each array gains a leading axis, one
+    entry per member; :meth:`average`) and scores each action by the mean of the members' scores:
+    each member is computed alone, at its own small size.
+    """
 
     def __init__(self, weights: dict[str, np.ndarray]) -> None:
         missing = [name for name in NAMES if name not in weights]
@@ -38,6 +43,17 @@ class Network:
         with np.load(path) as data:
             return cls({name: data[name] for name in data.files})
 
+    @classmethod
+    def average(cls, nets: list[Network]) -> Network:
+        """The ensemble of ``nets`` (single networks of one shape): the mean of their scores."""
+        if not nets or any(net.members() != 1 for net in nets):
+            raise ValueError("learned weights: an ensemble is made of single networks")
+        return cls({name: np.stack([getattr(net, name) for net in nets]) for name in NAMES})
+
+    def members(self) -> int:
+        """How many networks this is the mean of (1 for a single network)."""
+        return 1 if self.ws.ndim == 2 else int(self.ws.shape[0])
+
     def save(self, path: Path | str) -> None:
         arrays = {name: getattr(self, name) for name in NAMES}
         if self.margin is not None:
@@ -46,7 +62,17 @@ class Network:
 
     def forward(self, state: np.ndarray, actions: np.ndarray) -> np.ndarray:
         """The score of each action (one row of ``actions`` each) in the situation ``state``."""
-        hidden = np.maximum(actions @ self.wa + (state @ self.ws + self.b1), 0.0)
-        hidden = np.maximum(hidden @ self.w2 + self.b2, 0.0)
-        out: np.ndarray = hidden @ self.w3 + self.b3
+        if self.ws.ndim == 2:
+            return _forward(state, actions, self.ws, self.wa, self.b1, self.w2, self.b2, self.w3, self.b3)
+        members = zip(self.ws, self.wa, self.b1, self.w2, self.b2, self.w3, self.b3, strict=True)
+        scores = [_forward(state, actions, *member) for member in members]
+        out: np.ndarray = np.mean(scores, axis=0)
         return out
+
+
+def _forward(state: np.ndarray, actions: np.ndarray, ws: np.ndarray, wa: np.ndarray, b1: np.ndarray,
+             w2: np.ndarray, b2: np.ndarray, w3: np.ndarray, b3: np.ndarray) -> np.ndarray:
+    hidden = np.maximum(actions @ wa + (state @ ws + b1), 0.0)
+    hidden = np.maximum(hidden @ w2 + b2, 0.0)
+    out: np.ndarray = hidden @ w3 + b3
+    return out

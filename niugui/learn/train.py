@@ -46,6 +46,8 @@ class Model(nn.Module):
     @classmethod
     def from_network(cls, net: Network) -> Model:
         """A model holding ``net``'s weights (to start training from weights trained before)."""
+        if net.members() != 1:
+            raise ValueError("learned weights: training starts from a single network, not an ensemble")
         model = cls()
         arrays = [net.ws.T, net.wa.T, net.b1, net.w2.T, net.b2, net.w3[None, :], np.array([net.b3])]
         params = [model.ws.weight, model.wa.weight, model.ws.bias, model.l2.weight, model.l2.bias,

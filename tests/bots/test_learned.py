@@ -28,7 +28,7 @@ from niugui.combos import Combo
 from niugui.game import BLACK_MASK
 from niugui.learn.data import game_samples, make_shard, search_samples
 from niugui.learn.features import ACTION_SIZE, CANDIDATES, STATE_SIZE, encode_actions, encode_state
-from niugui.learn.model import WEIGHTS, Network
+from niugui.learn.model import NAMES, WEIGHTS, Network
 
 
 def _play(game: Game, moves: int, rng: random.Random) -> None:
@@ -196,11 +196,35 @@ def test_numpy_forward_equals_torch() -> None:
     assert np.allclose(model.network().forward(state, actions), expected, atol=1e-5)
 
 
+def _single() -> Network:
+    """A single (not ensemble) network of the shipped shape: the shipped one's first member."""
+    net = Network.load()
+    return net if net.members() == 1 else Network({n: getattr(net, n)[0] for n in NAMES})
+
+
+def test_an_ensemble_scores_by_the_mean_of_its_members(tmp_path: Path) -> None:
+    rng = np.random.default_rng(5)
+    first = _single()
+    second = Network({n: getattr(first, n) + rng.normal(0, 0.05, getattr(first, n).shape).astype(np.float32)
+                      for n in NAMES})
+    both = Network.average([first, second])
+    both.save(tmp_path / "e.npz")
+    again = Network.load(tmp_path / "e.npz")
+    state = rng.random(STATE_SIZE, dtype=np.float32)
+    actions = (rng.random((6, ACTION_SIZE)) < 0.3).astype(np.float32)
+    expected = (first.forward(state, actions) + second.forward(state, actions)) / 2
+    assert again.members() == 2 and np.allclose(again.forward(state, actions), expected, atol=1e-6)
+    with pytest.raises(ValueError, match="single networks"):
+        Network.average([both, first])
+
+
 def test_training_can_start_from_saved_weights() -> None:
     pytest.importorskip("torch", reason=NO_TORCH)
     from niugui.learn.train import Model
 
-    net = Network.load()
+    net = _single()
+    with pytest.raises(ValueError, match="not an ensemble"):
+        Model.from_network(Network.average([net, net]))
     again = Model.from_network(net).network()
     names = ("ws", "wa", "b1", "w2", "b2", "w3")
     assert all(np.array_equal(getattr(net, n), getattr(again, n)) for n in names)
@@ -289,7 +313,7 @@ def test_weights_carry_their_margin(tmp_path: Path) -> None:
     """A margin saved with the weights is the bot's default; weights without one use MARGIN."""
     from niugui.bots.learned import MARGIN
 
-    net = Network.load()
+    net = _single()
     net.margin = 0.35
     net.save(tmp_path / "w.npz")
     again = Network.load(tmp_path / "w.npz")
@@ -298,6 +322,7 @@ def test_weights_carry_their_margin(tmp_path: Path) -> None:
     net.margin = None
     net.save(tmp_path / "plain.npz")
     assert LearnedBot(net=Network.load(tmp_path / "plain.npz")).margin == MARGIN
+    assert Network.load().margin == 0.0  # the shipped weights carry the margin chosen for them
 
 
 def test_the_loss_weighs_each_label_by_its_worlds() -> None:
