@@ -179,6 +179,7 @@ export const EN = {
     bot_random: "random",
     bot_basic: "basic",
     bot_expert: "expert",
+    bot_learned: "learned",
     bot_search: "search",
     settings_summary: "{timer} s · {games} · {bots}",
     n_games: "{n} games",

@@ -179,6 +179,7 @@ const STRINGS = {
     bot_random: "随机",
     bot_basic: "初级",
     bot_expert: "高手",
+    bot_learned: "精英",
     bot_search: "大师",
     settings_summary: "{timer} 秒 · {games} · {bots}",
     n_games: "{n} 局",

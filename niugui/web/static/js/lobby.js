@@ -92,7 +92,7 @@ export class LobbyScreen {
     timer.value = "20";
     const bots = el("select");
     bots.name = "bot_level";
-    for (const level of ["expert", "basic", "random", "search"]) {
+    for (const level of ["expert", "basic", "random", "learned", "search"]) {
       const o = el("option", "", t(`bot_${level}`));
       o.value = level;
       bots.append(o);
