@@ -18,7 +18,13 @@ class Limits:
     http_rate: float = 20.0
     """HTTP requests per second per address ..."""
     http_burst: float = 120.0
-    """... with this burst (the page itself is about 20 files)."""
+    """... with this burst (the API and everything else that is not the page's own files)."""
+    page_rate: float = 100.0
+    """Requests per second per address for the page's own files (``GET``/``HEAD`` outside ``/api/``,
+    ``/healthz`` and ``/metrics``: served from memory, compressed once) ..."""
+    page_burst: float = 1000.0
+    """... with this burst: a first visit fetches about 40 files (the first screen, then the service
+    worker's copy of every screen), and friends behind one address open the page at once."""
     http_account_rate: float = 10.0
     """HTTP requests per second per session token ..."""
     http_account_burst: float = 60.0

@@ -1,6 +1,17 @@
 """HTTP in front of the routes: security headers on every response, a rate limit per address and per
 session token (429 with ``Retry-After``), and a cap on request bodies (413). A pure ASGI middleware,
 so it costs a dict lookup and a bucket per request and nothing per WebSocket frame.
+
+The page's own files (served from memory) are counted in a bucket of their own, with a larger burst:
+a first visit fetches some forty of them, and an API limit that a page load can exhaust would leave
+friends who open the page together behind one address with a page that never starts.
+
+>>> is_page_file({"method": "GET", "path": "/v/0123abcd/js/app.js"})
+True
+>>> is_page_file({"method": "GET", "path": "/"})
+True
+>>> is_page_file({"method": "GET", "path": "/api/tables"}), is_page_file({"method": "POST", "path": "/"})
+(False, False)
 """
 
 from __future__ import annotations
@@ -37,6 +48,14 @@ HEADERS = [
 ]
 
 
+API_PREFIXES = ("/api/", "/healthz", "/metrics", "/ws")
+
+
+def is_page_file(scope: Scope) -> bool:
+    """Is this request for one of the page's own files (anything read outside the API)?"""
+    return scope.get("method") in ("GET", "HEAD") and not str(scope.get("path", "")).startswith(API_PREFIXES)
+
+
 def bearer_key(scope: Scope) -> str | None:
     """A key for the request's session token (its hash, never the token), if it sends one."""
     for name, value in scope.get("headers", ()):
@@ -51,6 +70,7 @@ class Guard:
         self.exempt = exempt
         self.metrics = metrics
         self.by_address = KeyedBuckets(limits.http_rate, limits.http_burst)
+        self.page_by_address = KeyedBuckets(limits.page_rate, limits.page_burst)
         self.by_token = KeyedBuckets(limits.http_account_rate, limits.http_account_burst)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -59,7 +79,8 @@ class Guard:
             return
         client = scope.get("client")
         host = client[0] if client else None
-        buckets = [] if host in self.exempt else [self.by_address.get(address_key(host))]
+        per_address = self.page_by_address if is_page_file(scope) else self.by_address
+        buckets = [] if host in self.exempt else [per_address.get(address_key(host))]
         token = bearer_key(scope)
         if token is not None:
             buckets.append(self.by_token.get(token))

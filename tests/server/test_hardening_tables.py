@@ -84,6 +84,28 @@ def test_http_is_rate_limited_per_address(tmp_path: Path) -> None:
         server.stop()
 
 
+def test_the_pages_files_are_limited_apart_from_the_api(tmp_path: Path) -> None:
+    """Opening the page (some forty files on a first visit) must not spend the API's allowance, or
+    friends behind one address got a page whose modules were refused (429) and that never started;
+    the page's files still have a limit of their own. Refills of one token per 1,000 s: see above."""
+    server = Server(
+        tmp_path / "data",
+        *("--limit", "http_rate=0.001", "--limit", "http_burst=5"),
+        *("--limit", "page_rate=0.001", "--limit", "page_burst=30"),
+    ).start()
+    try:
+        page = [httpx.get(server.url + path).status_code for path in ["/", "/sw.js"] * 10]
+        assert page == [200] * 20  # more than the API's burst of 5, all served
+        assert httpx.get(server.url + "/api/tables").status_code == 200  # the API's allowance is whole
+        api = [httpx.get(server.url + "/api/tables").status_code for _ in range(10)]
+        assert api.count(429) >= 5, api
+        assert httpx.get(server.url + "/").status_code == 200  # the API spent: the page still loads
+        more = [httpx.get(server.url + "/").status_code for _ in range(20)]
+        assert more.count(429) >= 5, more  # the page's own burst of 30, spent
+    finally:
+        server.stop()
+
+
 def test_an_accounts_connections_share_one_message_rate(tmp_path: Path) -> None:
     server = Server(tmp_path / "data").start()  # 20/s per connection, 40/s (burst 80) per account
     try:
