@@ -206,10 +206,13 @@ def test_quick_chat_reaches_three_browsers_and_a_spectator_and_is_rate_limited(
         take_nickname(page, server, f"聊{n}")
     create_table(players[0], turn_seconds=300)
     table = players[0].get_attribute(".table-screen", "data-table")
+    screen = f".table-screen[data-table='{table}']"
     for page in players[1:]:
+        # Only a hash changes, so the lobby stays on the screen until the table's screen is drawn,
+        # and the lobby has 入座 buttons of its own (for other tables): tap the table's one.
         page.goto(f"{server}/#/table/{table}")
-        page.click("[data-action=sit]", timeout=WAIT_MS)
-        page.wait_for_selector(".table-screen[data-you]:not([data-you=''])", timeout=WAIT_MS)
+        page.click(f"{screen} [data-action=sit]", timeout=WAIT_MS)
+        page.wait_for_selector(f"{screen}[data-you]:not([data-you=''])", timeout=WAIT_MS)
     for page in players:
         page.wait_for_selector(".hand [data-card]", timeout=WAIT_MS)
     spectator.goto(f"{server}/#/table/{table}")
