@@ -89,7 +89,8 @@ def open_store(url: str) -> Store:
     return store
 
 
-def test_ratings_follow_the_library_game_after_game_and_survive_a_restart(url: str) -> None:
+def circle_store(url: str) -> Store:
+    """A migrated store with the accounts a–d and one table "t" for their games."""
     store = open_store(url)
     for account in H:
         store.create_account(account, account, f"token-{account}")
@@ -99,22 +100,33 @@ def test_ratings_follow_the_library_game_after_game_and_survive_a_restart(url: s
                 id="t", creator="a", code=None, status="between", last_seq=0, created_at=0.0, updated_at=0.0
             )
         )
+    return store
+
+
+def game_row(c: sa.Connection, n: int) -> int:
+    """A finished game ``n`` of table "t", as the store's games table holds it; its id."""
+    game_id: int = c.execute(
+        store_module.games.insert().values(
+            table_id="t",
+            game_no=n,
+            first_drawer=0,
+            deck="",
+            salt="",
+            commitment="",
+            meta="{}",
+            status="over",
+            started_at=0.0,
+        )
+    ).inserted_primary_key[0]
+    return game_id
+
+
+def test_ratings_follow_the_library_game_after_game_and_survive_a_restart(url: str) -> None:
+    store = circle_store(url)
     expected = {account: Rating() for account in H}
     for n, (accounts, bots, result, teams, ranks, moving) in enumerate(GAMES, start=1):
         with store.engine.begin() as c:
-            game_id = c.execute(
-                store_module.games.insert().values(
-                    table_id="t",
-                    game_no=n,
-                    first_drawer=0,
-                    deck="",
-                    salt="",
-                    commitment="",
-                    meta="{}",
-                    status="over",
-                    started_at=0.0,
-                )
-            ).inserted_primary_key[0]
+            game_id = game_row(c, n)
             store_module._rate(c, RatedGame(result, accounts, bots), game_id, float(n))
         before = [
             expected[a] if a is not None else BOT_RATINGS[b or ""]
@@ -158,19 +170,7 @@ def play_in_a_circle(store: Store, games: int, rated: bool = True) -> None:
     win = Result("2v2", "win", [0, 2, 3], [1, 1, -1, -1], [0, 1])
     for n in range(games):
         with store.engine.begin() as c:
-            game_id = c.execute(
-                store_module.games.insert().values(
-                    table_id="t",
-                    game_no=n,
-                    first_drawer=0,
-                    deck="",
-                    salt="",
-                    commitment="",
-                    meta="{}",
-                    status="over",
-                    started_at=0.0,
-                )
-            ).inserted_primary_key[0]
+            game_id = game_row(c, n)
             c.execute(
                 store_module.ledger.insert(),
                 [
@@ -189,19 +189,6 @@ def play_in_a_circle(store: Store, games: int, rated: bool = True) -> None:
             )
             if rated:
                 store_module._rate(c, RatedGame(win, H, (None,) * 4), game_id, float(n))
-
-
-def circle_store(url: str) -> Store:
-    store = open_store(url)
-    for account in H:
-        store.create_account(account, account, f"token-{account}")
-    with store.engine.begin() as c:
-        c.execute(
-            store_module.tables.insert().values(
-                id="t", creator="a", code=None, status="between", last_seq=0, created_at=0.0, updated_at=0.0
-            )
-        )
-    return store
 
 
 def test_a_closed_circle_is_flagged_on_the_rating_leaderboard(url: str) -> None:
