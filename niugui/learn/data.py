@@ -36,9 +36,9 @@ from pathlib import Path
 import numpy as np
 
 from ..bots.expert import DEFAULT, expert_combo
-from ..bots.knowledge import Tracker, situation_from_game
+from ..bots.knowledge import Situation, Tracker, situation_from_game
 from ..bots.sampling import knowledge_of
-from ..bots.search import gain_labels, prior_candidates
+from ..bots.search import Candidate, gain_labels, prior_candidates
 from ..combos import Combo
 from ..game import SEATS, Game
 from .features import ACTION_SIZE, CANDIDATES, STATE_SIZE, encode_actions, encode_state
@@ -89,10 +89,7 @@ def game_samples(seed: int, index: int) -> tuple[list[np.ndarray], list[tuple[in
     states: list[np.ndarray] = []
     while game.to_move is not None:
         seat = game.to_move
-        sit = situation_from_game(game, tracker)
-        first = expert_combo(game, DEFAULT, tracker)
-        cands = prior_candidates(sit.hand, game.legal_combos(), game.current is None, game.can_pass(), first,
-                                 CANDIDATES)
+        sit, first, cands = _choices(game, tracker)
         if len(cands) > 1 and rng.random() < SAMPLE_RATE:
             tried = rng.sample(range(1, len(cands)), min(TRIED, len(cands) - 1))
             scores = []
@@ -116,6 +113,16 @@ def game_samples(seed: int, index: int) -> tuple[list[np.ndarray], list[tuple[in
     return states, labels
 
 
+def _choices(game: Game, tracker: Tracker) -> tuple[Situation, Candidate, list[Candidate]]:
+    """The mover's situation (its view only), the expert's choice, and the candidates the learned bot
+    weighs there (the expert's choice first)."""
+    sit = situation_from_game(game, tracker)
+    first = expert_combo(game, DEFAULT, tracker)
+    cands = prior_candidates(sit.hand, game.legal_combos(), game.current is None, game.can_pass(), first,
+                             CANDIDATES)
+    return sit, first, cands
+
+
 Searched = list[tuple[int, np.ndarray, float, float]]
 """Per labelled action: its position, features, mean gain over the expert's choice, standard error."""
 
@@ -131,10 +138,7 @@ def search_samples(seed: int, index: int, worlds: int) -> tuple[list[np.ndarray]
     labels: Searched = []
     while game.to_move is not None:
         seat = game.to_move
-        sit = situation_from_game(game, tracker)
-        first = expert_combo(game, DEFAULT, tracker)
-        cands = prior_candidates(sit.hand, game.legal_combos(), game.current is None, game.can_pass(), first,
-                                 CANDIDATES)
+        sit, first, cands = _choices(game, tracker)
         if len(cands) > 1 and rng.random() < SEARCH_RATE:
             truth = [game.hand_mask(s) for s in range(SEATS)]
             gains, errors = gain_labels(knowledge_of(game.view(seat)), cands, worlds, rng.getrandbits(64),
