@@ -460,11 +460,11 @@ class Store:
         account's other games stay in its history and its table's ledger."""
         total = sa.func.sum(ledger.c.delta).label("total")
         count = sa.func.count(ledger.c.id).label("games")
-        rated = sa.select(rating_history.c.game_id).where(rating_history.c.game_id == ledger.c.game_id)
+        rated = sa.select(rating_history.c.game_id)  # uncorrelated: read once, not once per ledger row
         query = (
             sa.select(accounts.c.id, accounts.c.nickname, accounts.c.bot, total, count)
             .join(ledger, ledger.c.account_id == accounts.c.id)
-            .where(rated.exists())
+            .where(ledger.c.game_id.in_(rated))
             .group_by(accounts.c.id, accounts.c.nickname, accounts.c.bot)
             .order_by(total.desc(), count.desc(), accounts.c.id)
             .limit(limit)
