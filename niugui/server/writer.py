@@ -4,7 +4,9 @@ A table hands its events to :meth:`Writer.submit` and sends nothing until the wr
 stored (``done(None)``, called on the event loop); so every event is in the database before anyone
 receives it, and a slow commit delays only the tables waiting for it. The writer thread takes
 everything that waits when it wakes and stores it in one transaction (group commit); if that fails,
-it stores each submission alone, so one table's bad write does not fail the others.
+it stores each submission alone, so one table's bad write does not fail the others. On SQLite a
+:class:`Checkpointer` thread copies the write-ahead log into the database, outside the writer's
+commits.
 
 :class:`InlineWriter` does the same synchronously, in the caller's thread (tests, tools).
 """
@@ -32,6 +34,11 @@ CLOSING_PATIENCE = 10.0
 """Seconds a closing writer keeps trying a locked database before it gives the write up."""
 SWITCH_INTERVAL = 0.0005
 """Seconds the interpreter lets one thread run before another waiting for the GIL gets it."""
+CHECKPOINT_PERIOD = 0.5
+"""Seconds between the checkpointer's looks at SQLite's write-ahead log."""
+CHECKPOINT_RESTART_PAGES = 2_000
+"""Pages (4 KiB) in the write-ahead log past which the checkpointer waits for the writer to pause
+so that the log can start again from its beginning (a log a busy writer never lets it finish)."""
 
 
 class EventWriter(Protocol):
@@ -77,6 +84,10 @@ class Writer:
         """Transactions so far (for benchmarks: events per transaction)."""
         self.locked_retries = 0
         self.locked_retries_metric = locked_retries
+        self.sqlite = store.engine.dialect.name == "sqlite"
+        self._checkpointer: Checkpointer | None = None
+        if self.sqlite:
+            self._checkpointer = Checkpointer(store, lambda: self.batches, CHECKPOINT_PERIOD)
         # The writer needs the GIL for a moment per batch; by default a busy event loop would hold
         # it for up to 5 ms before handing over, and every table waiting on that batch with it.
         sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
@@ -95,6 +106,8 @@ class Writer:
             self._closing = True
             self._wake.notify()
         self._thread.join()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
 
     def _run(self) -> None:
         try:
@@ -161,12 +174,67 @@ class Writer:
     def _write_once(self, writes: Sequence[Write]) -> None:
         if self._connection is None:
             self._connection = self.store.engine.connect()
+            if self.sqlite:  # the checkpointer does it, outside this thread's commits
+                self._connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
+                self._connection.commit()
         try:
             self.store.write(writes, self._connection)
         except Exception:
             self._connection.close()  # it may be broken (the database restarted): a new one next time
             self._connection = None
             raise
+
+
+class Checkpointer:
+    """Copies SQLite's write-ahead log into the database file, from a thread of its own.
+
+    By default SQLite does it inside the commit that takes the log past 1,000 pages: that commit
+    then also copies the pages and syncs the database file to disk, and every table waiting on the
+    writer waits for it too (at 1,000 tables, all-four p99 125–161 ms with it, 57–102 ms without:
+    docs/benchmarks.md, "Checkpoints"). The writer's connection turns it off; this thread looks every
+    :data:`CHECKPOINT_PERIOD` seconds and, when the writer has committed since, checkpoints
+    ``PASSIVE`` — as much as it can without waiting for the writer or any reader. Only a log that
+    has grown past :data:`CHECKPOINT_RESTART_PAGES` (the writer never let a checkpoint finish) is
+    checkpointed ``RESTART``, which waits for the writer to pause and starts the log again.
+    """
+
+    def __init__(self, store: Store, commits: Callable[[], int], period: float = CHECKPOINT_PERIOD) -> None:
+        """``commits``: the writer's transactions so far (a checkpoint is due when it has changed)."""
+        self.store = store
+        self.commits = commits
+        self.period = period
+        self.checkpoints = 0
+        """Checkpoints so far (for tests and benchmarks)."""
+        self.restarts = 0
+        """Of them, those that started the log again (``RESTART``)."""
+        self._seen = commits()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="niugui-checkpointer", daemon=True)
+        self._thread.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        with self.store.engine.connect() as connection:
+            while not self._stop.wait(self.period):
+                if self.commits() != self._seen:
+                    self._seen = self.commits()
+                    try:
+                        self.checkpoint(connection)
+                    except Exception:  # the writer goes on; the next look tries again
+                        logs.exception("a checkpoint of the database failed")
+                        connection.rollback()
+
+    def checkpoint(self, connection: Connection) -> None:
+        """One checkpoint on ``connection`` (passive, or restarting an overgrown log)."""
+        busy, pages, _copied = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+        if not busy and pages > CHECKPOINT_RESTART_PAGES:
+            connection.exec_driver_sql("PRAGMA wal_checkpoint(RESTART)").one()
+            self.restarts += 1
+        connection.commit()
+        self.checkpoints += 1
 
 
 def _deliver(results: list[tuple[Done, BaseException | None]]) -> None:

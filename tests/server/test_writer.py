@@ -7,11 +7,14 @@ import asyncio
 import threading
 from pathlib import Path
 
+import pytest
 from server_harness import run_async
+from sqlalchemy.engine import Connection
 
+from niugui.server import writer as writer_module
 from niugui.server.protocol import EvReady, EvTableCreated, TableSettings
 from niugui.server.store import Store, Write
-from niugui.server.writer import Writer
+from niugui.server.writer import Checkpointer, Writer
 
 
 def created(table: str) -> Write:
@@ -68,3 +71,92 @@ def test_many_tables_one_writer_each_told_on_the_loop(tmp_path: Path) -> None:
         assert writer.batches == 2, "all that waited went in one transaction (then one by one)"
 
     run_async(scenario())
+
+
+def wal_pages(store: Store) -> tuple[int, int]:
+    """The write-ahead log's pages and how many of them are in the database file already."""
+    with store.engine.connect() as c:
+        _busy, pages, copied = c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+        return pages, copied
+
+
+def without_autocheckpoint(store: Store, tables: int, prefix: str = "w") -> None:
+    """``tables`` transactions on a connection that never checkpoints by itself (as the writer's)."""
+    with store.engine.connect() as c:
+        c.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
+        c.commit()
+        for n in range(tables):
+            store.write([created(f"{prefix}{n}")], c)
+
+
+def test_the_checkpointer_copies_the_log_into_the_database(tmp_path: Path) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'c.sqlite3'}")
+    store.migrate()
+    checkpointer = Checkpointer(store, lambda: 0, period=3600)  # its own thread never looks here
+    try:
+        without_autocheckpoint(store, 40)
+        with store.engine.connect() as c:
+            checkpointer.checkpoint(c)
+        pages, copied = wal_pages(store)
+        assert pages > 40 and copied == pages, "every page of the log is in the database file"
+        assert (checkpointer.checkpoints, checkpointer.restarts) == (1, 0)
+    finally:
+        checkpointer.close()
+
+
+def test_an_overgrown_log_starts_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'c.sqlite3'}")
+    store.migrate()
+    monkeypatch.setattr(writer_module, "CHECKPOINT_RESTART_PAGES", 10)
+    checkpointer = Checkpointer(store, lambda: 0, period=3600)
+    try:
+        without_autocheckpoint(store, 40)
+        with store.engine.connect() as c:
+            checkpointer.checkpoint(c)
+        assert checkpointer.restarts == 1
+        without_autocheckpoint(store, 1, "again")
+        pages, _ = wal_pages(store)
+        assert pages < 10, "the next transaction wrote the log from its beginning"
+    finally:
+        checkpointer.close()
+
+
+def test_the_writer_leaves_checkpoints_to_its_checkpointer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer's commits do not checkpoint (SQLite's default, inside the commit that fills the
+    log); its checkpointer, another thread, copies the log into the database once it has committed."""
+    store = Store(f"sqlite:///{tmp_path / 'c.sqlite3'}")
+    store.migrate()
+    monkeypatch.setattr(writer_module, "CHECKPOINT_PERIOD", 0.01)
+    autocheckpoint: list[int] = []
+    real = store.write
+
+    def write(writes: object, connection: Connection | None = None) -> None:
+        real(writes, connection)  # type: ignore[arg-type]
+        assert connection is not None
+        autocheckpoint.append(connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar_one())
+        connection.commit()
+
+    store.write = write  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        writer = Writer(store, loop)
+        for n in range(30):
+            done = asyncio.Event()
+            writer.submit([created(f"x{n}")], lambda _error, done=done: done.set())  # type: ignore[misc]
+            await asyncio.wait_for(done.wait(), 30)
+        checkpointer = writer._checkpointer
+        assert checkpointer is not None
+        for _ in range(3000):  # until it has looked since the last commit
+            pages, copied = wal_pages(store)
+            if checkpointer.checkpoints and copied == pages:
+                break
+            await asyncio.sleep(0.01)
+        writer.close()
+        assert checkpointer.checkpoints >= 1
+        assert wal_pages(store)[1] == wal_pages(store)[0] > 30
+
+    run_async(scenario())
+    assert set(autocheckpoint) == {0}, "the writer's own connection never checkpoints"
