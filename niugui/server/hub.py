@@ -175,7 +175,7 @@ class Hub:
             event = EVENT_ADAPTER.validate_json(stored.payload)
             deal = deals[event.game_id] if isinstance(event, EvDeal) else None
             reduce(state, Stored(stored.seq, stored.created_at, event, deal))
-        return state, [Sent(e.seq, e.created_at, e.payload) for e in events[-self.config.replay_limit :]]
+        return state, [(e.seq, e.created_at, e.payload) for e in events[-self.config.replay_limit :]]
 
     def _with_recent(self, state: TableState, recent: list[Sent]) -> Table:
         table = self._new_table(state)
@@ -586,7 +586,7 @@ def stored_events(store: Store) -> Callable[[str, int], list[Sent]]:
     """Reads a table's stored events after a seq, as they were sent (for reconnects)."""
 
     def older(table_id: str, after: int) -> list[Sent]:
-        return [Sent(e.seq, e.created_at, e.payload) for e in store.events(table_id, after)]
+        return [(e.seq, e.created_at, e.payload) for e in store.events(table_id, after)]
 
     return older
 

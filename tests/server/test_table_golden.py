@@ -36,7 +36,7 @@ from niugui.server.protocol import (
     TableSettings,
     Watch,
 )
-from niugui.server.tables import Deal, FanOut, Sent, Stored, Table, TableState, reduce
+from niugui.server.tables import Deal, FanOut, Stored, Table, TableState, reduce
 from niugui.server.tables.fanout import table_state
 
 GOLDEN = Path(__file__).with_name("golden") / "table.json"
@@ -160,7 +160,7 @@ def rebuild(log: dict[str, Any]) -> tuple[TableState, dict[tuple[int, str], str]
         event = EVENT_ADAPTER.validate_python(payload)
         reduce(state, Stored(seq, time, event, deals[event.game_id] if isinstance(event, EvDeal) else None))
         text = event.model_dump_json()
-        for client, frame in fanout.event_frames(state, Sent(seq, time, text)):
+        for client, frame in fanout.event_frames(state, (seq, time, text)):
             frames[(seq, client.account_id)] = frame
         fresh = StateJson(table_state(state)).for_seat(None)  # the state kept serialized between turns
         assert json.loads(fanout.state_json(state).for_seat(None)) == json.loads(fresh), seq

@@ -3,6 +3,7 @@ from the store, rebuilding from events, 托管 toggles, and a failed write."""
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,17 @@ def test_a_reconnect_beyond_the_memory_window_is_replayed_from_the_store(tmp_pat
     assert [m["seq"] for m in replayed] == list(range(4, table.state.seq + 1))
     assert all(m["replay"] for m in replayed) and replayed[-1]["view"]["seat"] == 0
     assert all(m["view"] is None for m in replayed[:-1])
+
+
+def test_the_replay_buffer_is_out_of_the_garbage_collectors_sight(tmp_path: Path) -> None:
+    """A busy server keeps tens of thousands of sent events for reconnects; kept as plain tuples of
+    numbers and text, a collection stops tracking them, so they add nothing to its pauses."""
+    r = rig(tmp_path, replay_limit=8)
+    table, clients = seated_table(r)
+    play_out(r, table, clients)
+    gc.collect()
+    assert len(table.fanout.recent) == 8
+    assert not any(gc.is_tracked(sent) for sent in table.fanout.recent)
 
 
 def test_rebuilding_from_stored_events_gives_the_same_table(tmp_path: Path) -> None:

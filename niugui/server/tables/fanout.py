@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from typing import Protocol
 
 from niugui.game import SeatView
@@ -46,13 +45,14 @@ def is_bot_account(client: object) -> bool:
     return getattr(client, "bot", False) is True
 
 
-@dataclass(frozen=True, slots=True)
-class Sent:
-    """An event as it went out: kept for reconnects (its JSON, serialized once)."""
+Sent = tuple[int, float, str]
+"""An event as it went out, kept for reconnects: ``(seq, time, its JSON)``, serialized once.
 
-    seq: int
-    time: float
-    event: str
+A plain tuple rather than a class: the garbage collector stops tracking a tuple that holds only
+numbers and text, and a busy server keeps tens of thousands of these alive for seconds — as
+objects they were a third of what each of its middle-generation collections walked, in one stall
+(docs/benchmarks.md, "Garbage").
+"""
 
 
 OlderEvents = Callable[[int], Iterable[Sent]]
@@ -78,7 +78,7 @@ class FanOut:
         recipients = [(client, state.seat_of(client.account_id)) for client in self.subscribers]
         seats = {seat for _, seat in recipients}
         views = {} if state.game is None else state.game.views(seats, history=False)
-        head = event_head(self.table_id, sent.seq, sent.time, sent.event)
+        head = event_head(self.table_id, *sent)
         frames = {seat: event_for(head, view_json(views.get(seat)), shared.for_seat(seat)) for seat in seats}
         return [(client, frames[seat]) for client, seat in recipients]
 
@@ -106,9 +106,9 @@ class FanOut:
             return []  # up to date
         missed: list[Sent] = []
         if last_seq is not None and state.seq - last_seq <= self.replay_max:
-            oldest = self.recent[0].seq if self.recent else state.seq + 1
+            oldest = self.recent[0][0] if self.recent else state.seq + 1
             if last_seq + 1 >= oldest:
-                missed = [sent for sent in self.recent if sent.seq > last_seq]
+                missed = [sent for sent in self.recent if sent[0] > last_seq]
             else:  # older than what is kept in memory: read back from the store
                 missed = list(older(last_seq))
         if not missed:
@@ -116,16 +116,8 @@ class FanOut:
         now = self.state_json(state).for_seat(seat)
         last = view_json(seat_view(state, seat))
         return [
-            event_frame(
-                self.table_id,
-                sent.seq,
-                sent.time,
-                sent.event,
-                last if i == len(missed) - 1 else "null",
-                now,
-                True,
-            )
-            for i, sent in enumerate(missed)
+            event_frame(self.table_id, seq, time, event, last if i == len(missed) - 1 else "null", now, True)
+            for i, (seq, time, event) in enumerate(missed)
         ]
 
     def summary(self, state: TableState, for_account: str | None = None) -> TableSummary:

@@ -395,7 +395,7 @@ class Table:
         elif isinstance(event, EvGameOver):
             self.metrics.games.labels(event.result.outcome).inc()
             logs.info("game over", table=state.id, game_id=event.game_id, outcome=event.result.outcome)
-        frames = self.fanout.event_frames(state, Sent(stored.seq, stored.time, payload))
+        frames = self.fanout.event_frames(state, (stored.seq, stored.time, payload))
         for client, frame in frames:
             client.send(frame)
         self.metrics.sent.inc(len(frames))
