@@ -102,19 +102,6 @@ class Dealer(Protocol):
     def new_secret(self) -> str: ...
 
 
-class FairDealer:
-    """The server's dealer: the operating system's CSPRNG (:mod:`niugui.fairness`)."""
-
-    def turn_up(self) -> Card:
-        return fairness.turn_up()
-
-    def shuffled_deck(self) -> list[str]:
-        return fairness.shuffled_deck()
-
-    def new_secret(self) -> str:
-        return fairness.new_secret()
-
-
 def iso(now: float) -> str:
     """A record's time: ISO 8601, UTC, to the second."""
     return datetime.fromtimestamp(now, UTC).isoformat(timespec="seconds")

@@ -44,7 +44,8 @@ from ..writer import EventWriter
 from . import commands
 from .bots import BotRunner, Bots, least_action
 from .clock import Clock, Due, Timers, ready_due, turn_due
-from .commands import Dealer, FairDealer, Fault, Step
+from .commands import Dealer, Fault, Step
+from .dealer import FairDealer
 from .fanout import Client, FanOut, Sent, is_bot_account
 from .state import Stored, TableState, reduce, status_after
 
