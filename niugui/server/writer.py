@@ -37,8 +37,11 @@ SWITCH_INTERVAL = 0.0005
 CHECKPOINT_PERIOD = 0.5
 """Seconds between the checkpointer's looks at SQLite's write-ahead log."""
 CHECKPOINT_RESTART_PAGES = 2_000
-"""Pages (4 KiB) in the write-ahead log past which the checkpointer waits for the writer to pause
-so that the log can start again from its beginning (a log a busy writer never lets it finish)."""
+"""Pages (4 KiB) in the write-ahead log past which the checkpointer makes the writer wait until the
+log is copied, so that it starts again from its beginning (:class:`Checkpointer`)."""
+CHECKPOINT_BUSY_MS = 100
+"""How long a restarting checkpoint waits for a reader or the writer before it gives up (the writer
+waits meanwhile); the next one tries again."""
 
 
 class EventWriter(Protocol):
@@ -114,7 +117,7 @@ class Writer:
             self._loop()
         finally:
             if self._connection is not None:
-                self._connection.close()
+                self._connection.invalidate()  # not back to the pool: it never checkpoints
 
     def _loop(self) -> None:
         while True:
@@ -172,16 +175,17 @@ class Writer:
                 pause = min(2 * pause, LOCKED_PAUSE_MAX)
 
     def _write_once(self, writes: Sequence[Write]) -> None:
-        if self._connection is None:
-            self._connection = self.store.engine.connect()
-            if self.sqlite:  # the checkpointer does it, outside this thread's commits
-                self._connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
-                self._connection.commit()
         try:
+            if self._connection is None:
+                self._connection = self.store.engine.connect()
+                if self.sqlite:  # the checkpointer does it, outside this thread's commits
+                    self._connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
+                    self._connection.commit()
             self.store.write(writes, self._connection)
         except Exception:
-            self._connection.close()  # it may be broken (the database restarted): a new one next time
-            self._connection = None
+            if self._connection is not None:  # it may be broken (the database restarted): a new one next time
+                self._connection.invalidate()
+                self._connection = None
             raise
 
 
@@ -190,12 +194,13 @@ class Checkpointer:
 
     By default SQLite does it inside the commit that takes the log past 1,000 pages: that commit
     then also copies the pages and syncs the database file to disk, and every table waiting on the
-    writer waits for it too (at 1,000 tables, all-four p99 125–161 ms with it, 57–102 ms without:
-    docs/benchmarks.md, "Checkpoints"). The writer's connection turns it off; this thread looks every
-    :data:`CHECKPOINT_PERIOD` seconds and, when the writer has committed since, checkpoints
-    ``PASSIVE`` — as much as it can without waiting for the writer or any reader. Only a log that
-    has grown past :data:`CHECKPOINT_RESTART_PAGES` (the writer never let a checkpoint finish) is
-    checkpointed ``RESTART``, which waits for the writer to pause and starts the log again.
+    writer waits for it too (at 1,000 tables, all-four p99 125–161 ms with it, 60–96 ms without:
+    docs/benchmarks.md, "Checkpoints, garbage and seal keys"). The writer's connection turns it off;
+    this thread looks every :data:`CHECKPOINT_PERIOD` seconds and, when the writer has committed
+    since, checkpoints ``PASSIVE`` — as much as it can without waiting for the writer or any
+    reader. A busy writer seldom lets such a checkpoint reach the end of the log (which then grows):
+    past :data:`CHECKPOINT_RESTART_PAGES` it checkpoints ``RESTART``, which makes the writer wait
+    (at most :data:`CHECKPOINT_BUSY_MS`) until the log is copied, and the next commit starts it again.
     """
 
     def __init__(self, store: Store, commits: Callable[[], int], period: float = CHECKPOINT_PERIOD) -> None:
@@ -206,7 +211,7 @@ class Checkpointer:
         self.checkpoints = 0
         """Checkpoints so far (for tests and benchmarks)."""
         self.restarts = 0
-        """Of them, those that started the log again (``RESTART``)."""
+        """Of them, those that made the log start again (``RESTART``, not blocked)."""
         self._seen = commits()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="niugui-checkpointer", daemon=True)
@@ -217,24 +222,35 @@ class Checkpointer:
         self._thread.join()
 
     def _run(self) -> None:
-        with self.store.engine.connect() as connection:
-            while not self._stop.wait(self.period):
-                if self.commits() != self._seen:
-                    self._seen = self.commits()
-                    try:
-                        self.checkpoint(connection)
-                    except Exception:  # the writer goes on; the next look tries again
-                        logs.exception("a checkpoint of the database failed")
-                        connection.rollback()
+        connection: Connection | None = None
+        while not self._stop.wait(self.period):
+            commits = self.commits()
+            if commits == self._seen:
+                continue
+            try:
+                if connection is None:
+                    connection = self.store.engine.connect()
+                    connection.exec_driver_sql(f"PRAGMA busy_timeout={CHECKPOINT_BUSY_MS}")
+                self.checkpoint(connection)
+                self._seen = commits
+            except Exception:  # the writer goes on; the next look tries again, on a new connection
+                logs.exception("a checkpoint of the database failed")
+                if connection is not None:
+                    connection.invalidate()
+                    connection = None
+        if connection is not None:
+            connection.close()
 
-    def checkpoint(self, connection: Connection) -> None:
-        """One checkpoint on ``connection`` (passive, or restarting an overgrown log)."""
-        busy, pages, _copied = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
-        if not busy and pages > CHECKPOINT_RESTART_PAGES:
-            connection.exec_driver_sql("PRAGMA wal_checkpoint(RESTART)").one()
-            self.restarts += 1
+    def checkpoint(self, connection: Connection) -> tuple[int, int]:
+        """One checkpoint on ``connection``: the log's pages and how many of them are now in the
+        database file (the passive checkpoint's; a restart follows when the log is overgrown)."""
+        _busy, pages, copied = connection.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+        if pages > CHECKPOINT_RESTART_PAGES:
+            busy = connection.exec_driver_sql("PRAGMA wal_checkpoint(RESTART)").one()[0]
+            self.restarts += not busy
         connection.commit()
         self.checkpoints += 1
+        return pages, copied
 
 
 def _deliver(results: list[tuple[Done, BaseException | None]]) -> None:

@@ -16,7 +16,7 @@ def test_secrets_after_the_first_come_with_their_seal_keys_worked_out() -> None:
         secret = dealer.new_secret()
         key = fairness.seal_key(secret)
         after = fairness.seal_key.cache_info()
-        assert (after.hits, after.misses) == (before.hits + 1, before.misses), "worked out ahead"
+        assert after.hits > before.hits, "worked out ahead (the key thread itself only ever misses)"
         assert key == fairness.seal_key.__wrapped__(secret), "the remembered key is the key"
         drawn.append(secret)
     assert len(set(drawn)) == len(drawn), "no secret is dealt twice"

@@ -4,6 +4,7 @@ and one table's bad write failing only that table."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import threading
 from pathlib import Path
 
@@ -73,13 +74,6 @@ def test_many_tables_one_writer_each_told_on_the_loop(tmp_path: Path) -> None:
     run_async(scenario())
 
 
-def wal_pages(store: Store) -> tuple[int, int]:
-    """The write-ahead log's pages and how many of them are in the database file already."""
-    with store.engine.connect() as c:
-        _busy, pages, copied = c.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
-        return pages, copied
-
-
 def without_autocheckpoint(store: Store, tables: int, prefix: str = "w") -> None:
     """``tables`` transactions on a connection that never checkpoints by itself (as the writer's)."""
     with store.engine.connect() as c:
@@ -89,35 +83,49 @@ def without_autocheckpoint(store: Store, tables: int, prefix: str = "w") -> None
             store.write([created(f"{prefix}{n}")], c)
 
 
-def test_the_checkpointer_copies_the_log_into_the_database(tmp_path: Path) -> None:
+def new_store(tmp_path: Path) -> Store:
     store = Store(f"sqlite:///{tmp_path / 'c.sqlite3'}")
     store.migrate()
+    return store
+
+
+def test_the_checkpointer_copies_the_log_into_the_database(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
     checkpointer = Checkpointer(store, lambda: 0, period=3600)  # its own thread never looks here
     try:
         without_autocheckpoint(store, 40)
         with store.engine.connect() as c:
-            checkpointer.checkpoint(c)
-        pages, copied = wal_pages(store)
+            pages, copied = checkpointer.checkpoint(c)
         assert pages > 40 and copied == pages, "every page of the log is in the database file"
         assert (checkpointer.checkpoints, checkpointer.restarts) == (1, 0)
     finally:
         checkpointer.close()
 
 
-def test_an_overgrown_log_starts_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = Store(f"sqlite:///{tmp_path / 'c.sqlite3'}")
-    store.migrate()
+def test_an_overgrown_log_is_restarted_once_no_reader_holds_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = new_store(tmp_path)
     monkeypatch.setattr(writer_module, "CHECKPOINT_RESTART_PAGES", 10)
     checkpointer = Checkpointer(store, lambda: 0, period=3600)
+    reader = sqlite3.connect(tmp_path / "c.sqlite3")
     try:
         without_autocheckpoint(store, 40)
+        reader.execute("BEGIN")
+        assert reader.execute("SELECT count(*) FROM tables").fetchone() == (40,)  # it reads the log
         with store.engine.connect() as c:
+            c.exec_driver_sql("PRAGMA busy_timeout=50")
             checkpointer.checkpoint(c)
-        assert checkpointer.restarts == 1
+            assert checkpointer.restarts == 0, "a reader of the log blocks the restart"
+            reader.rollback()
+            checkpointer.checkpoint(c)
+            assert checkpointer.restarts == 1
         without_autocheckpoint(store, 1, "again")
-        pages, _ = wal_pages(store)
+        with store.engine.connect() as c:
+            pages, _ = checkpointer.checkpoint(c)
         assert pages < 10, "the next transaction wrote the log from its beginning"
     finally:
+        reader.close()
         checkpointer.close()
 
 
@@ -126,19 +134,28 @@ def test_the_writer_leaves_checkpoints_to_its_checkpointer(
 ) -> None:
     """The writer's commits do not checkpoint (SQLite's default, inside the commit that fills the
     log); its checkpointer, another thread, copies the log into the database once it has committed."""
-    store = Store(f"sqlite:///{tmp_path / 'c.sqlite3'}")
-    store.migrate()
+    store = new_store(tmp_path)
     monkeypatch.setattr(writer_module, "CHECKPOINT_PERIOD", 0.01)
     autocheckpoint: list[int] = []
-    real = store.write
+    real_write = store.write
 
     def write(writes: object, connection: Connection | None = None) -> None:
-        real(writes, connection)  # type: ignore[arg-type]
+        real_write(writes, connection)  # type: ignore[arg-type]
         assert connection is not None
         autocheckpoint.append(connection.exec_driver_sql("PRAGMA wal_autocheckpoint").scalar_one())
         connection.commit()
 
     store.write = write  # type: ignore[method-assign]
+    results: list[tuple[int, int, int]] = []  # (the writer's commits by then, pages, pages copied)
+    real_checkpoint = Checkpointer.checkpoint
+
+    def checkpoint(self: Checkpointer, connection: Connection) -> tuple[int, int]:
+        commits = self.commits()
+        pages, copied = real_checkpoint(self, connection)
+        results.append((commits, pages, copied))
+        return pages, copied
+
+    monkeypatch.setattr(Checkpointer, "checkpoint", checkpoint)
 
     async def scenario() -> None:
         loop = asyncio.get_running_loop()
@@ -147,16 +164,14 @@ def test_the_writer_leaves_checkpoints_to_its_checkpointer(
             done = asyncio.Event()
             writer.submit([created(f"x{n}")], lambda _error, done=done: done.set())  # type: ignore[misc]
             await asyncio.wait_for(done.wait(), 30)
-        checkpointer = writer._checkpointer
-        assert checkpointer is not None
+        assert writer.batches == 30
         for _ in range(3000):  # until it has looked since the last commit
-            pages, copied = wal_pages(store)
-            if checkpointer.checkpoints and copied == pages:
+            if results and results[-1][0] == 30:
                 break
             await asyncio.sleep(0.01)
         writer.close()
-        assert checkpointer.checkpoints >= 1
-        assert wal_pages(store)[1] == wal_pages(store)[0] > 30
 
     run_async(scenario())
+    commits, pages, copied = results[-1]
+    assert commits == 30 and copied == pages > 0, results
     assert set(autocheckpoint) == {0}, "the writer's own connection never checkpoints"
