@@ -51,7 +51,7 @@ Sent = tuple[int, float, str]
 A plain tuple rather than a class: the garbage collector stops tracking a tuple that holds only
 numbers and text, and a busy server keeps tens of thousands of these alive for seconds — as
 objects they were a third of what each of its middle-generation collections walked, in one stall
-(docs/benchmarks.md, "Garbage").
+(docs/benchmarks.md, "Checkpoints, garbage and seal keys").
 """
 
 
