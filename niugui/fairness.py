@@ -134,7 +134,7 @@ def seal_key(secret: str) -> str:
     """The public half of the game's one-time key, hashed to one value (it goes into the statement).
 
     1,005 hashes; remembered for the last 8,192 secrets, as a game needs it at its deal and again
-    at its end (and a server works it out ahead, off its event loop).
+    at its end (and a server works it out ahead, in a thread of its own).
     """
     salt = bytes.fromhex(salt_of(secret))
     ends = b"".join(_walk(salt, i, _secret_key(secret, i), 0, W - 1) for i in range(CHAINS))

@@ -44,6 +44,16 @@ CHECKPOINT_BUSY_MS = 100
 waits meanwhile); the next one tries again."""
 
 
+def own_connection(store: Store, *pragmas: str) -> Connection:
+    """A connection of the store's kept by one thread, with SQLite ``pragmas`` run on it: when done,
+    ``invalidate()`` it rather than ``close()``, so that the pragmas never reach the pool's users."""
+    connection = store.engine.connect()
+    for pragma in pragmas:
+        connection.exec_driver_sql(f"PRAGMA {pragma}")
+    connection.commit()
+    return connection
+
+
 class EventWriter(Protocol):
     def submit(self, writes: Sequence[Write], done: Done) -> None:
         """Store ``writes`` (in order); then call ``done`` with None, or with what failed."""
@@ -88,6 +98,8 @@ class Writer:
         self.locked_retries = 0
         self.locked_retries_metric = locked_retries
         self.sqlite = store.engine.dialect.name == "sqlite"
+        self._pragmas = ("wal_autocheckpoint=0",) if self.sqlite else ()
+        """On SQLite its checkpointer checkpoints, outside this thread's commits."""
         self._checkpointer: Checkpointer | None = None
         if self.sqlite:
             self._checkpointer = Checkpointer(store, lambda: self.batches, CHECKPOINT_PERIOD)
@@ -117,7 +129,7 @@ class Writer:
             self._loop()
         finally:
             if self._connection is not None:
-                self._connection.invalidate()  # not back to the pool: it never checkpoints
+                self._connection.invalidate()  # not back to the pool (own_connection)
 
     def _loop(self) -> None:
         while True:
@@ -177,10 +189,7 @@ class Writer:
     def _write_once(self, writes: Sequence[Write]) -> None:
         try:
             if self._connection is None:
-                self._connection = self.store.engine.connect()
-                if self.sqlite:  # the checkpointer does it, outside this thread's commits
-                    self._connection.exec_driver_sql("PRAGMA wal_autocheckpoint=0")
-                    self._connection.commit()
+                self._connection = own_connection(self.store, *self._pragmas)
             self.store.write(writes, self._connection)
         except Exception:
             if self._connection is not None:  # it may be broken (the database restarted): a new one next time
@@ -229,8 +238,7 @@ class Checkpointer:
                 continue
             try:
                 if connection is None:
-                    connection = self.store.engine.connect()
-                    connection.exec_driver_sql(f"PRAGMA busy_timeout={CHECKPOINT_BUSY_MS}")
+                    connection = own_connection(self.store, f"busy_timeout={CHECKPOINT_BUSY_MS}")
                 self.checkpoint(connection)
                 self._seen = commits
             except Exception:  # the writer goes on; the next look tries again, on a new connection
@@ -239,7 +247,7 @@ class Checkpointer:
                     connection.invalidate()
                     connection = None
         if connection is not None:
-            connection.close()
+            connection.invalidate()
 
     def checkpoint(self, connection: Connection) -> tuple[int, int]:
         """One checkpoint on ``connection``: the log's pages and how many of them are now in the
