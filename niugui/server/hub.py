@@ -60,7 +60,7 @@ from .tables import (
     is_bot_account,
     reduce,
 )
-from .writer import Writer
+from .writer import EventWriter, LoopWriter, Writer
 
 QUICK_PLAY = "quick-play"
 """The creator of quick-play tables: no account (nobody may change their settings or fill them)."""
@@ -92,17 +92,26 @@ def _short_id(length: int) -> str:
     return "".join(secrets.choice(_ALPHABET) for _ in range(length))
 
 
+def event_writer(store: Store, loop: asyncio.AbstractEventLoop, metrics: Metrics) -> EventWriter:
+    """SQLite's commits on the loop (they never wait on a disk or a lock); anything else's, such as
+    PostgreSQL's network round trips, in a thread (:mod:`niugui.server.writer`)."""
+    if store.engine.dialect.name == "sqlite":
+        return LoopWriter(store, loop, metrics.locked_retries)
+    return Writer(store, loop, metrics.locked_retries)
+
+
 class Hub:
     def __init__(
         self, store: Store, config: Config, metrics: Metrics, services: Services | None = None
     ) -> None:
-        """``services``: by default a writer thread, the running event loop's timers and thread pool."""
+        """``services``: by default the store's writer (:func:`event_writer`), the running event
+        loop's timers and thread pool."""
         self.store = store
         self.config = config
         self.metrics = metrics
         if services is None:
             loop = asyncio.get_running_loop()
-            writer = Writer(store, loop, metrics.locked_retries)
+            writer = event_writer(store, loop, metrics)
             services = Services(
                 writer, loop, ExecutorBots(loop), older=stored_events(store), read=executor_reader(loop)
             )

@@ -1,14 +1,21 @@
-"""The event writer: table events are stored off the event loop, many tables' events per transaction.
+"""The event writers: table events are stored without stopping the tables, many tables' per transaction.
 
-A table hands its events to :meth:`Writer.submit` and sends nothing until the writer says they are
-stored (``done(None)``, called on the event loop); so every event is in the database before anyone
-receives it, and a slow commit delays only the tables waiting for it. The writer thread takes
-everything that waits when it wakes and stores it in one transaction (group commit); if that fails,
-it stores each submission alone, so one table's bad write does not fail the others. On SQLite a
-:class:`Checkpointer` thread copies the write-ahead log into the database, outside the writer's
-commits.
+A table hands its events to ``submit`` and sends nothing until the writer says they are stored
+(``done(None)``, called on the event loop); so every event is in the database before anyone
+receives it. Both writers group-commit: what waits is stored in one transaction, and if that fails
+each submission is stored alone, so one table's bad write does not fail the others.
 
-:class:`InlineWriter` does the same synchronously, in the caller's thread (tests, tools).
+- :class:`LoopWriter` (SQLite, the default): what a turn of the event loop submitted is stored at
+  the start of the next, in one transaction on the loop's thread. A commit of SQLite in WAL mode
+  with ``synchronous=NORMAL`` syncs nothing: it appends the transaction's pages to the log, tens of
+  microseconds for all the tables that acted in that turn, and never waits — a database locked by
+  another connection is tried again later, by a timer, with the tables waiting meanwhile. Handing
+  each batch to a thread and back cost more than the commit: two wake-ups and the interpreter's lock
+  changing hands twice per action (docs/benchmarks.md, "The event writer on the loop").
+- :class:`Writer` (PostgreSQL, a cluster): a thread, since a commit there is a network round trip.
+
+On SQLite a :class:`Checkpointer` thread copies the write-ahead log into the database, outside the
+writer's commits. :class:`InlineWriter` stores synchronously, in the caller's thread (tests, tools).
 """
 
 from __future__ import annotations
@@ -27,9 +34,14 @@ from . import logs
 from .store import Store, Write, is_locked
 
 Done = Callable[[BaseException | None], None]
+Batch = list[tuple[Sequence[Write], Done]]
+Results = list[tuple[Done, BaseException | None]]
 LOCKED_PAUSE, LOCKED_PAUSE_MAX = 0.05, 1.0
 """Seconds the writer waits before trying a locked database again (doubling up to the maximum), on
 top of the store's own busy timeout."""
+LOOP_LOCKED_PAUSE = 0.002
+"""Seconds the :class:`LoopWriter` waits before trying a locked database again (doubling up to
+:data:`LOCKED_PAUSE_MAX`): a checkpoint that restarts the log holds it for milliseconds."""
 CLOSING_PATIENCE = 10.0
 """Seconds a closing writer keeps trying a locked database before it gives the write up."""
 SWITCH_INTERVAL = 0.0005
@@ -89,7 +101,7 @@ class Writer:
         """``locked_retries``: a metric counting the writes tried again because the database was locked."""
         self.store = store
         self.loop = loop
-        self._waiting: list[tuple[Sequence[Write], Done]] = []
+        self._waiting: Batch = []
         self._wake = threading.Condition()
         self._closing = False
         self._connection: Connection | None = None  # kept open: no pool checkout per transaction
@@ -145,22 +157,9 @@ class Writer:
             except RuntimeError:  # the loop is closed: nobody waits any more
                 return
 
-    def _store(self, batch: list[tuple[Sequence[Write], Done]]) -> list[tuple[Done, BaseException | None]]:
+    def _store(self, batch: Batch) -> Results:
         self.batches += 1
-        try:
-            self._write([w for writes, _ in batch for w in writes])
-            return [(done, None) for _, done in batch]
-        except Exception as error:
-            if len(batch) == 1:
-                return [(batch[0][1], error)]
-        results: list[tuple[Done, BaseException | None]] = []
-        for writes, done in batch:  # one by one: only the table whose write fails is told so
-            try:
-                self._write(writes)
-                results.append((done, None))
-            except Exception as error:
-                results.append((done, error))
-        return results
+        return store_batch(self._write, batch)
 
     def _write(self, writes: Sequence[Write]) -> None:
         """Store ``writes`` in one transaction; while another process holds the database locked,
@@ -196,6 +195,132 @@ class Writer:
                 self._connection.invalidate()
                 self._connection = None
             raise
+
+
+class LoopWriter:
+    """Group commit on the event loop (SQLite): what one turn of the loop submitted is stored in one
+    transaction at the start of the next, and its ``done`` callbacks run right after the commit.
+
+    The loop never waits on the database: its connection does not wait for a lock
+    (``busy_timeout=0``); a batch that finds the database locked — by another process, or by the
+    checkpointer restarting the log — stays queued, with whatever arrives meanwhile, and is tried
+    again by a timer (:data:`LOOP_LOCKED_PAUSE`, doubling). Its connection never checkpoints
+    (:class:`Checkpointer` does, from its own thread).
+    """
+
+    def __init__(
+        self, store: Store, loop: asyncio.AbstractEventLoop, locked_retries: Counter | None = None
+    ) -> None:
+        """``locked_retries``: a metric counting the writes tried again because the database was locked."""
+        self.store = store
+        self.loop = loop
+        self._waiting: Batch = []
+        self._due = False  # a flush is scheduled
+        self._closed = False
+        self._pause = LOOP_LOCKED_PAUSE
+        self._connection: Connection | None = None
+        self.batches = 0
+        """Transactions so far (for benchmarks: events per transaction)."""
+        self.locked_retries = 0
+        self.locked_retries_metric = locked_retries
+        self._checkpointer = Checkpointer(store, lambda: self.batches, CHECKPOINT_PERIOD)
+
+    def submit(self, writes: Sequence[Write], done: Done) -> None:
+        if self._closed:
+            raise RuntimeError("the event writer is closed")
+        self._waiting.append((writes, done))
+        if not self._due:
+            self._due = True
+            self.loop.call_soon(self._flush)
+
+    def close(self) -> None:
+        """Store what waits (waiting out a lock as the thread writer does), then stop."""
+        self._closed = True
+        give_up = time.monotonic() + CLOSING_PATIENCE
+        while self._waiting:
+            batch, self._waiting = self._waiting, []
+            results = self._store(batch)
+            again, told = split_locked(batch, results)
+            if again and time.monotonic() < give_up:
+                self._waiting = again + self._waiting
+                _deliver(told)
+                time.sleep(LOCKED_PAUSE)
+            else:
+                _deliver(results)
+        self._checkpointer.close()
+        if self._connection is not None:
+            self._connection.invalidate()  # not back to the pool (own_connection)
+            self._connection = None
+
+    def _flush(self) -> None:
+        self._due = False
+        if not self._waiting:
+            return
+        batch, self._waiting = self._waiting, []
+        again, told = split_locked(batch, self._store(batch))
+        if again:  # nothing of them was stored: they wait, first in line, for the lock to go
+            self._waiting = again + self._waiting
+            self._locked()
+        else:
+            self._pause = LOOP_LOCKED_PAUSE
+        _deliver(told)
+
+    def _locked(self) -> None:
+        self.locked_retries += 1
+        if self.locked_retries_metric is not None:
+            self.locked_retries_metric.inc()
+        if self._pause == LOOP_LOCKED_PAUSE:  # once per stall
+            logs.warning("the database is locked by another connection; the tables wait")
+        self._due = True
+        self.loop.call_later(self._pause, self._flush)
+        self._pause = min(2 * self._pause, LOCKED_PAUSE_MAX)
+
+    def _store(self, batch: Batch) -> Results:
+        self.batches += 1
+        return store_batch(self._write, batch)
+
+    def _write(self, writes: Sequence[Write]) -> None:
+        try:
+            if self._connection is None:
+                self._connection = own_connection(self.store, "wal_autocheckpoint=0", "busy_timeout=0")
+            self.store.write(writes, self._connection)
+        except Exception as error:
+            if not is_locked(error) and self._connection is not None:
+                self._connection.invalidate()  # it may be broken: a new one next time
+                self._connection = None
+            raise
+
+
+def store_batch(write: Callable[[Sequence[Write]], None], batch: Batch) -> Results:
+    """Store every submission of ``batch`` with ``write`` in one transaction; if that fails, each
+    alone, so that only a submission whose own write fails is told so."""
+    try:
+        write([w for writes, _ in batch for w in writes])
+        return [(done, None) for _, done in batch]
+    except Exception as error:
+        if len(batch) == 1:
+            return [(batch[0][1], error)]
+    results: Results = []
+    for writes, done in batch:
+        try:
+            write(writes)
+            results.append((done, None))
+        except Exception as error:
+            results.append((done, error))
+    return results
+
+
+def split_locked(batch: Batch, results: Results) -> tuple[Batch, Results]:
+    """The submissions refused because the database was locked (nothing of them was stored: to be
+    tried again), and the other submissions' results."""
+    again: Batch = []
+    told: Results = []
+    for (writes, done), (_, error) in zip(batch, results, strict=True):
+        if error is not None and is_locked(error):
+            again.append((writes, done))
+        else:
+            told.append((done, error))
+    return again, told
 
 
 class Checkpointer:
@@ -261,7 +386,7 @@ class Checkpointer:
         return pages, copied
 
 
-def _deliver(results: list[tuple[Done, BaseException | None]]) -> None:
+def _deliver(results: Results) -> None:
     for done, error in results:
         try:
             done(error)

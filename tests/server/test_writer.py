@@ -1,5 +1,6 @@
-"""The event writer thread: events of many tables stored together, each table told on the event loop,
-and one table's bad write failing only that table."""
+"""The event writers (the thread's, and the loop's group commit): events of many tables stored
+together, each table told on the event loop, one table's bad write failing only that table, and a
+locked database waited out without stopping the loop."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from sqlalchemy.engine import Connection
 from niugui.server import writer as writer_module
 from niugui.server.protocol import EvReady, EvTableCreated, TableSettings
 from niugui.server.store import Store, Write
-from niugui.server.writer import Checkpointer, Writer
+from niugui.server.writer import Checkpointer, LoopWriter, Writer
 
 
 def created(table: str) -> Write:
@@ -129,8 +130,9 @@ def test_an_overgrown_log_is_restarted_once_no_reader_holds_it(
         checkpointer.close()
 
 
+@pytest.mark.parametrize("kind", [Writer, LoopWriter])
 def test_the_writer_leaves_checkpoints_to_its_checkpointer(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, kind: type[Writer | LoopWriter]
 ) -> None:
     """The writer's commits do not checkpoint (SQLite's default, inside the commit that fills the
     log); its checkpointer, another thread, copies the log into the database once it has committed."""
@@ -159,7 +161,7 @@ def test_the_writer_leaves_checkpoints_to_its_checkpointer(
 
     async def scenario() -> None:
         loop = asyncio.get_running_loop()
-        writer = Writer(store, loop)
+        writer = kind(store, loop)
         for n in range(30):
             done = asyncio.Event()
             writer.submit([created(f"x{n}")], lambda _error, done=done: done.set())  # type: ignore[misc]
@@ -175,3 +177,94 @@ def test_the_writer_leaves_checkpoints_to_its_checkpointer(
     commits, pages, copied = results[-1]
     assert commits == 30 and copied == pages > 0, results
     assert set(autocheckpoint) == {0}, "the writer's own connection never checkpoints"
+
+
+def test_the_loop_writer_stores_a_turns_submissions_in_one_transaction(tmp_path: Path) -> None:
+    """What one turn of the loop submits is stored together, at the start of the next turn; every
+    ``done`` runs on the loop after the commit; one table's bad write fails that table alone."""
+    store = new_store(tmp_path)
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        writer = LoopWriter(store, loop)
+        told: dict[str, BaseException | None] = {}
+        stored_when_told: dict[str, list[int]] = {}
+        done = asyncio.Event()
+        names = [f"t{n}" for n in range(30)]
+
+        def answer(table: str) -> object:
+            def call(error: BaseException | None) -> None:
+                assert threading.get_ident() == loop_thread
+                told[table] = error
+                stored_when_told[table] = [e.seq for e in store.events(table)]
+                if len(told) == len(names) + 1:
+                    done.set()
+
+            return call
+
+        loop_thread = threading.get_ident()
+        for name in names:
+            writer.submit([created(name), ready(name, 2)], answer(name))  # type: ignore[arg-type]
+        writer.submit([ready("t0", 9)], answer("bad"))  # t0 will be at 2: 9 does not follow
+        assert told == {} and writer.batches == 0, "nothing is stored or told within the same turn"
+        await asyncio.wait_for(done.wait(), 30)
+        writer.close()
+        assert isinstance(told.pop("bad"), RuntimeError)
+        assert told == dict.fromkeys(names)
+        assert all(stored_when_told[name] == [1, 2] for name in names), "stored before being told"
+        assert writer.batches == 1, "all of the turn in one batch (one transaction, then one by one)"
+
+    run_async(scenario())
+
+
+def test_the_loop_writer_waits_out_a_locked_database_without_stopping_the_loop(tmp_path: Path) -> None:
+    """Another connection holding the database locked: the events wait (nothing told, nothing lost)
+    while the loop goes on; once the lock is gone they are stored and told, in order."""
+    store = new_store(tmp_path)
+    locker = sqlite3.connect(tmp_path / "c.sqlite3", isolation_level=None, check_same_thread=False)
+
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        writer = LoopWriter(store, loop)
+        told: list[tuple[str, BaseException | None]] = []
+        both = asyncio.Event()
+
+        def answer(name: str) -> object:
+            def call(error: BaseException | None) -> None:
+                told.append((name, error))
+                if len(told) == 2:
+                    both.set()
+
+            return call
+
+        locker.execute("BEGIN IMMEDIATE")  # holds the write lock
+        writer.submit([created("a")], answer("a"))  # type: ignore[arg-type]
+        while writer.locked_retries < 3:  # the loop runs: the writer keeps trying, by its timer
+            await asyncio.sleep(0.001)
+        writer.submit([created("b")], answer("b"))  # type: ignore[arg-type]
+        assert told == [] and store.events("a") == []
+        locker.execute("ROLLBACK")
+        await asyncio.wait_for(both.wait(), 30)
+        writer.close()
+        assert told == [("a", None), ("b", None)]
+        assert [e.seq for e in store.events("a")] == [1] and [e.seq for e in store.events("b")] == [1]
+
+    try:
+        run_async(scenario())
+    finally:
+        locker.close()
+
+
+def test_a_closing_loop_writer_stores_what_waits(tmp_path: Path) -> None:
+    store = new_store(tmp_path)
+
+    async def scenario() -> list[BaseException | None]:
+        writer = LoopWriter(store, asyncio.get_running_loop())
+        told: list[BaseException | None] = []
+        for n in range(5):
+            writer.submit([created(f"c{n}")], told.append)
+        writer.close()  # before the loop's next turn
+        return told
+
+    assert run_async(scenario()) == [None] * 5
+    assert all([e.seq for e in store.events(f"c{n}")] == [1] for n in range(5))
