@@ -53,6 +53,7 @@ class Trace:
         self.gc_cpu: dict[int, list[float]] = collections.defaultdict(list)
         self.gc_young: list[int] = []
         self.gc_types: collections.Counter[str] = collections.Counter()
+        self.gc_referents: list[dict[str, Any]] = []
         self.batches: list[tuple[float, int]] = []
         self.handoffs: list[float] = []
         self.stalls: collections.Counter[str] = collections.Counter()
@@ -65,6 +66,7 @@ class Trace:
         self.gc_cpu.clear()
         self.gc_young.clear()
         self.gc_types.clear()
+        self.gc_referents.clear()
         self.batches.clear()
         self.handoffs.clear()
         self.stalls.clear()
@@ -113,6 +115,13 @@ class Trace:
                 young = gc.get_objects(0) + gc.get_objects(1)
                 self.gc_young.append(len(young))
                 self.gc_types.update(type(o).__name__ for o in young)
+            elif self.on and len(self.gc_referents) < 20:  # a young collection: what it walks, sampled
+                young = gc.get_objects(0)
+                sizes = sorted(((len(gc.get_referents(o)), type(o).__name__) for o in young), reverse=True)
+                kinds = collections.Counter(type(o).__qualname__ for o in young).most_common(8)
+                self.gc_referents.append(
+                    {"objects": len(young), "referents": sum(n for n, _ in sizes), "types": kinds}
+                )
             self.gc_started = (time.perf_counter(), time.thread_time())
         elif self.on:
             self.gc[info["generation"]].append(time.perf_counter() - self.gc_started[0])
@@ -121,11 +130,14 @@ class Trace:
     # ---- the writer ---------------------------------------------------------------------------------
 
     def wrap_writer(self) -> None:
-        store = writer_module.Writer._store
-        deliver = writer_module._deliver
+        for kind in (writer_module.Writer, writer_module.LoopWriter):
+            self._wrap(kind)
+
+    def _wrap(self, kind: Any) -> None:
+        store = kind._store
         trace = self
 
-        def timed_store(self: writer_module.Writer, batch: list[Any]) -> Any:
+        def timed_store(self: Any, batch: list[Any]) -> Any:
             started = time.perf_counter()
             results = store(self, batch)
             ended = time.perf_counter()
@@ -141,8 +153,7 @@ class Trace:
 
             return wrapped
 
-        writer_module.Writer._store = timed_store  # type: ignore[method-assign]
-        writer_module._deliver = deliver
+        kind._store = timed_store
 
     def dump(self) -> None:
         self.on = False
@@ -170,6 +181,7 @@ class Trace:
             "gc_cpu": {str(g): summary(v) for g, v in sorted(self.gc_cpu.items())},
             "gc_objects_walked_gen1": sorted(self.gc_young)[-5:],
             "gc_young_types": dict(self.gc_types.most_common(12)),
+            "gc0_walked_sampled": self.gc_referents,
             "writer_batch": summary([d for d, _ in self.batches]),
             "writer_batch_size_mean": round(sum(n for _, n in self.batches) / max(1, len(self.batches)), 2),
             "writer_handoff": summary(self.handoffs),
