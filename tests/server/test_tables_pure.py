@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from table_harness import SeededDealer
+from table_harness import ManualClock, SeededDealer
 
 from niugui import Game
 from niugui.server.protocol import EvDeal, EvTableCreated, TableSettings
@@ -188,3 +188,61 @@ def test_the_clock_arms_what_is_due_once_and_a_grace_period_per_offline_seat() -
     assert Due("grace", 0) in [armed for _, armed in timers.armed]
     assert (60, Due("grace", 0)) in timers.armed
     clock.stop()
+
+
+def test_the_turn_timer_is_kept_while_the_deadline_moves_later_and_goes_off_at_the_last() -> None:
+    """Every action moves a human's deadline later: the clock keeps the loop's timer it armed (it
+    arms none per action) and, when that goes off early, arms itself for the rest; the table is told
+    once, at the deadline that holds then."""
+    d = Driver(turn_seconds=20)
+    d.seat_everyone()
+    manual = ManualClock(start=d.time)
+    fired: list[Due] = []
+    arms: list[Due] = []
+
+    def call_later(delay: float, callback: Callable[[Due], None], due: Due, /) -> Any:
+        arms.append(due)
+        return manual.call_later(delay, callback, due)
+
+    manual_timers = type("Timers", (), {"call_later": staticmethod(call_later)})()
+    clock = Clock(manual_timers, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
+    clock.sync(d.state, {})
+    assert len(arms) == 1 and arms[0].kind == "timeout"
+    for _ in range(5):  # five actions, a second apart: each moves the deadline a second later
+        d.apply(cmd.act(d.state, d.mover(), first_action(d.game)))
+        manual.advance(d.time - manual.time)
+        clock.sync(d.state, {})
+    assert len(arms) == 1 and fired == [], "no timer armed per action, none gone off yet"
+    deadline = d.state.deadline
+    assert deadline is not None and clock.armed == turn_due(d.state)
+    manual.advance(deadline - manual.time - 0.5)
+    assert fired == [] and len(arms) == 2, "the first timer went off early and armed itself for the rest"
+    manual.advance(0.5)
+    assert fired == [turn_due(d.state)] and clock.armed is None
+
+
+def first_action(game: Game) -> list[str] | None:
+    """A pass when the seat to move may pass, else its first legal play."""
+    view = game.view(game.to_move)
+    return None if view["can_pass"] else view["legal_plays"][0]
+
+
+def test_a_turn_due_sooner_than_the_armed_timer_re_arms_it() -> None:
+    """From a human's 20 s turn to a bot's 0.5 s one: the timer is armed again, for the sooner time."""
+    d = Driver(turn_seconds=20)
+    d.seat_everyone(humans=1)
+    manual = ManualClock(start=d.time)
+    fired: list[Due] = []
+    clock = Clock(manual, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
+    while d.game.to_move != 0:  # the bots play up to the human's turn
+        d.apply(cmd.bot_action(d.state, d.game.to_move, first_action(d.game), "bot"))
+    manual.advance(d.time - manual.time)
+    clock.sync(d.state, {})
+    assert clock.armed is not None and clock.armed.kind == "timeout"
+    d.apply(cmd.act(d.state, "a0", first_action(d.game)))
+    manual.advance(d.time - manual.time)
+    clock.sync(d.state, {})
+    due = turn_due(d.state)
+    assert due is not None and due.kind == "bot" and fired == []
+    manual.advance(0.5)
+    assert fired == [due]

@@ -5,6 +5,11 @@ timers that say so when it is due.
 keeps one timer for the turn and one per offline seat, re-armed only when what is due changes, and
 tells the glue (``on_due``) when one goes off; it never changes the table itself.
 
+The turn's timer is lazy: a human's deadline moves later with every action, and a timer armed to go
+off no later than the new deadline is kept — when it goes off early it arms itself again for the
+rest. So an action arms no timer of the event loop, most of the time (each armed one is four objects
+that live until the next action, and every young garbage collection walks them).
+
 >>> from niugui.server.tables.state import TableState
 >>> turn_due(TableState("t1", creator="a1", code=None)) is None   # no game: nothing is due
 True
@@ -63,6 +68,11 @@ def grace_seats(state: TableState, leaving: Mapping[int, str]) -> set[int]:
     return {n for n, slot in enumerate(state.seats) if slot.human and not slot.online and n not in leaving}
 
 
+EARLY = 0.001
+"""Seconds before its time a turn still counts as due when its timer goes off (the loop's clock
+and the UNIX time of deadlines may differ by that much)."""
+
+
 class Handle(Protocol):
     def cancel(self) -> None: ...
 
@@ -91,7 +101,12 @@ class Clock:
         self._bot_delay = bot_delay
         self._grace_seconds = grace_seconds
         self._now = now
-        self._turn: tuple[Due, Handle] | None = None
+        self._turn: Due | None = None
+        """What the turn waits for: it falls due at ``_turn_at`` (the clock's ``now``)."""
+        self._turn_at = 0.0
+        self._timer: Handle | None = None
+        """The turn's timer: it goes off at ``_timer_at``, at or before ``_turn_at``."""
+        self._timer_at = 0.0
         self._grace: dict[int, Handle] = {}
         self._ready_seconds = ready_seconds
         self._ready: tuple[Due, Handle] | None = None
@@ -99,7 +114,7 @@ class Clock:
     @property
     def armed(self) -> Due | None:
         """What the turn timer is armed for."""
-        return None if self._turn is None else self._turn[0]
+        return self._turn
 
     def sync(self, state: TableState, leaving: Mapping[int, str], busy: Due | None = None) -> None:
         """Arm what the state makes due and cancel what it no longer does. ``busy``: what a bot is
@@ -107,11 +122,8 @@ class Clock:
         due = turn_due(state)
         if due == busy:
             due = None
-        if self.armed != due:
-            self._cancel_turn()
-            if due is not None:
-                delay = self._bot_delay if due.at is None else max(0.0, due.at - self._now())
-                self._turn = (due, self._timers.call_later(delay, self._fire, due))
+        if self._turn != due:
+            self._arm_turn(due)
         ready = ready_due(state, self._ready_seconds)
         if (self._ready and self._ready[0]) != ready:
             if self._ready is not None:
@@ -138,17 +150,44 @@ class Clock:
             handle.cancel()
         self._grace.clear()
 
+    def _arm_turn(self, due: Due | None) -> None:
+        """Wait for ``due`` (nothing when None); the timer armed already is kept if it goes off no
+        later than ``due`` falls due (it finds nothing, or arms itself again, when it does)."""
+        self._turn = due
+        if due is None:
+            return
+        now = self._now()
+        at = now + self._bot_delay if due.at is None else due.at
+        self._turn_at = at
+        if self._timer is not None:
+            if self._timer_at <= at:
+                return
+            self._timer.cancel()
+        self._timer_at = at
+        self._timer = self._timers.call_later(max(0.0, at - now), self._turn_timer, due)
+
     def _cancel_turn(self) -> None:
-        if self._turn is not None:
-            self._turn[1].cancel()
-            self._turn = None
+        self._turn = None
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _turn_timer(self, _armed_for: Due) -> None:
+        self._timer = None
+        due = self._turn
+        if due is None:
+            return
+        rest = self._turn_at - self._now()
+        if rest > EARLY:  # it was armed for something due earlier: wait for the rest
+            self._timer_at = self._turn_at
+            self._timer = self._timers.call_later(rest, self._turn_timer, due)
+            return
+        self._turn = None
+        self._on_due(due)
 
     def _fire(self, due: Due) -> None:
         if due.kind == "grace":
             self._grace.pop(due.seat, None)
-        elif due.kind == "ready":
-            if self._ready is not None and self._ready[0] == due:
-                self._ready = None
-        elif self._turn is not None and self._turn[0] == due:
-            self._turn = None
+        elif due.kind == "ready" and self._ready is not None and self._ready[0] == due:
+            self._ready = None
         self._on_due(due)
