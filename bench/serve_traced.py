@@ -193,7 +193,9 @@ class Trace:
 
 if __name__ == "__main__":
     if os.environ.get("NIUGUI_GC"):  # an experiment: other collector thresholds than gcpolicy's
-        gcpolicy.THRESHOLDS = tuple(int(x) for x in os.environ["NIUGUI_GC"].split(","))  # type: ignore[assignment]
+        gcpolicy.BACKSTOP = tuple(int(x) for x in os.environ["NIUGUI_GC"].split(","))  # type: ignore[assignment]
+    if os.environ.get("NIUGUI_GC_PACE") == "off":  # an experiment: CPython's thresholds alone
+        gcpolicy.YOUNG_EVERY = 1e9
     trace = Trace(sys.argv[1])
     gc.callbacks.append(trace.on_gc)
     trace.wrap_writer()
