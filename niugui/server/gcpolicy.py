@@ -7,7 +7,8 @@ busy server retires as many old objects as it makes new ones (each action's view
 parsers replace the previous action's). So young collections came at random moments, each walking
 whatever had been made since the last one, 2,000 to 21,000 objects: 5–33 ms pauses at 1,000 tables;
 and every 100th one was a middle collection walking everything kept for a second or more, 65–100 ms
-(docs/benchmarks.md, "Garbage collection paced by the clock").
+(docs/benchmarks.md, "The event writer on the loop, a lazy turn timer, and garbage collection paced
+by the clock").
 
 Here the event loop collects on a timer instead (:class:`Pacer`): the young generation every
 :data:`YOUNG_EVERY` seconds, the middle one every :data:`MIDDLE_EVERY`, everything every

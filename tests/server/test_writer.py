@@ -10,13 +10,14 @@ import threading
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from server_harness import run_async
 from sqlalchemy.engine import Connection
 
 from niugui.server import writer as writer_module
 from niugui.server.protocol import EvReady, EvTableCreated, TableSettings
 from niugui.server.store import Store, Write
-from niugui.server.writer import Checkpointer, LoopWriter, Writer
+from niugui.server.writer import Checkpointer, LoopWriter, Writer, store_batch
 
 
 def created(table: str) -> Write:
@@ -268,3 +269,17 @@ def test_a_closing_loop_writer_stores_what_waits(tmp_path: Path) -> None:
 
     assert run_async(scenario()) == [None] * 5
     assert all([e.seq for e in store.events(f"c{n}")] == [1] for n in range(5))
+
+
+def test_a_locked_database_fails_a_batch_at_once_not_one_submission_at_a_time() -> None:
+    """A lock is no submission's fault: the batch is refused with one try, not one per table."""
+    tries: list[int] = []
+    locked = sa.exc.OperationalError("INSERT", {}, sqlite3.OperationalError("database is locked"))
+
+    def write(writes: object) -> None:
+        tries.append(len(writes))  # type: ignore[arg-type]
+        raise locked
+
+    batch = [([created(f"l{n}")], lambda _error: None) for n in range(5)]
+    results = store_batch(write, batch)  # type: ignore[arg-type]
+    assert tries == [5] and [error for _, error in results] == [locked] * 5
