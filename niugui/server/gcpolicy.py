@@ -11,13 +11,14 @@ and every 100th one was a middle collection walking everything kept for a second
 by the clock").
 
 Here the event loop collects on a timer instead (:class:`Pacer`): the young generation every
-:data:`YOUNG_EVERY` seconds, the middle one every :data:`MIDDLE_EVERY`, everything every
-:data:`FULL_EVERY`. Each object that lives past a young collection is still walked twice (once
-young, once in the middle generation) however often they run, so the total work is about the same;
-what changes is that it comes in small, regular pieces — a young collection walks what the last
-20 ms made, a middle one what the last 0.2 s kept. CPython's own thresholds stay as a backstop
-(:data:`BACKSTOP`) for a burst of allocation within one callback. What the server built at startup
-is moved out of the collector's sight for good (``gc.freeze``): modules, the restored tables.
+:data:`YOUNG_EVERY` seconds (unless the server is idle), the middle one instead at every
+:data:`MIDDLE_EVERY` th tick, everything every :data:`FULL_EVERY` seconds. Each object that lives
+past a young collection is still walked twice (once young, once in the middle generation) however
+often they run, so the total work is about the same; what changes is that it comes in small,
+regular pieces — a young collection walks what the last 20 ms made, a middle one what the last
+0.2 s kept. CPython's own thresholds stay as a backstop (:data:`BACKSTOP`) for a burst of
+allocation within one callback. What the server built at startup is moved out of the collector's
+sight for good (``gc.freeze``): modules, the restored tables.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ MIDDLE_EVERY = 10
 FULL_EVERY = 3600.0
 """Seconds between full collections: they walk every object of every connection and table (about
 0.7 s at 1,000 tables on a slow core), and only cycles among long-lived objects wait for them."""
+IDLE = 100
+"""Fewer new objects than this since the last collection: the young one is skipped."""
 BACKSTOP = (50_000, 100, 1_000_000)
 """CPython's thresholds meanwhile: a young collection only after 50,000 more objects within 20 ms."""
 
@@ -51,6 +54,8 @@ class Pacer:
         if self._handle is not None:
             self._handle.cancel()
             self._handle = None
+        if _pacers.get(self.loop) is self:
+            del _pacers[self.loop]
 
     def _tick(self) -> None:
         self._ticks += 1
@@ -60,8 +65,9 @@ class Pacer:
             self._full_at = now + FULL_EVERY
         else:
             generation = 1 if self._ticks % MIDDLE_EVERY == 0 else 0
-        gc.collect(generation)
-        self.collections[generation] += 1
+        if generation or gc.get_count()[0] >= IDLE:
+            gc.collect(generation)
+            self.collections[generation] += 1
         self._handle = self.loop.call_later(YOUNG_EVERY, self._tick)
 
 
@@ -69,9 +75,9 @@ _pacers: dict[asyncio.AbstractEventLoop, Pacer] = {}
 
 
 def apply() -> Pacer | None:
-    """Set the backstop thresholds, freeze what exists now and pace the running loop's collections
-    (once per loop; None without a running loop). Call once the server has started."""
-    gc.set_threshold(*BACKSTOP)
+    """Freeze what exists now and pace the running loop's collections, with the backstop thresholds
+    (once per loop). Without a running loop it only freezes, leaves CPython's thresholds as they
+    are, and returns None. Call once the server has started."""
     gc.collect()
     gc.freeze()
     try:
@@ -83,4 +89,5 @@ def apply() -> Pacer | None:
     pacer = _pacers.get(loop)
     if pacer is None:
         pacer = _pacers[loop] = Pacer(loop)
+    gc.set_threshold(*BACKSTOP)
     return pacer

@@ -93,8 +93,8 @@ def _short_id(length: int) -> str:
 
 
 def event_writer(store: Store, loop: asyncio.AbstractEventLoop, metrics: Metrics) -> EventWriter:
-    """SQLite's commits on the loop (they never wait on a disk or a lock); anything else's, such as
-    PostgreSQL's network round trips, in a thread (:mod:`niugui.server.writer`)."""
+    """SQLite's commits on the loop (they sync nothing and never wait for a lock); anything else's,
+    such as PostgreSQL's network round trips, in a thread (:mod:`niugui.server.writer`)."""
     if store.engine.dialect.name == "sqlite":
         return LoopWriter(store, loop, metrics.locked_retries)
     return Writer(store, loop, metrics.locked_retries)

@@ -30,6 +30,7 @@ from typing import Protocol
 
 from prometheus_client import Counter
 from sqlalchemy.engine import Connection
+from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
 from . import logs
 from .store import Store, Write, is_locked
@@ -40,10 +41,11 @@ Results = list[tuple[Done, BaseException | None]]
 LOCKED_PAUSE, LOCKED_PAUSE_MAX = 0.05, 1.0
 """Seconds the writer waits before trying a locked database again (doubling up to the maximum), on
 top of the store's own busy timeout."""
-LOOP_LOCKED_PAUSE, LOOP_LOCKED_PAUSE_MAX = 0.002, 0.016
-"""Seconds the :class:`LoopWriter` waits before trying a locked database again (doubling up to the
-maximum): a checkpoint that restarts the log holds it for milliseconds, and a try costs little
-(one statement refused at once), so the tables wait at most ~16 ms longer than the lock lasts."""
+LOOP_LOCKED_PAUSE, LOOP_LOCKED_PAUSE_MAX = 0.002, 0.25
+"""Seconds the :class:`LoopWriter` waits before trying a locked database again, doubling up to the
+maximum: a checkpoint that restarts the log holds it for milliseconds, and the tables then wait at
+most about as long again; a lock held for seconds (another process) costs at most four tries a
+second, each of which serializes the waiting events again before its first statement is refused."""
 CLOSING_PATIENCE = 10.0
 """Seconds a closing writer keeps trying a locked database before it gives the write up."""
 SWITCH_INTERVAL = 0.0005
@@ -56,6 +58,14 @@ log is copied, so that it starts again from its beginning (:class:`Checkpointer`
 CHECKPOINT_BUSY_MS = 100
 """How long a restarting checkpoint waits for a reader or the writer before it gives up (the writer
 waits meanwhile); the next one tries again."""
+
+
+def short_switch_interval() -> None:
+    """Let a thread waiting for the interpreter's lock have it after :data:`SWITCH_INTERVAL`: by
+    default a busy event loop holds it for up to 5 ms before handing over (to the writer thread, and
+    every table waiting on its batch) and a thread holds it as long before the loop gets it back
+    (the dealer's seal keys, the bots' executor, the checkpointer)."""
+    sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
 
 
 def own_connection(store: Store, *pragmas: str) -> Connection:
@@ -117,9 +127,7 @@ class Writer:
         self._checkpointer: Checkpointer | None = None
         if self.sqlite:
             self._checkpointer = Checkpointer(store, lambda: self.batches, CHECKPOINT_PERIOD)
-        # The writer needs the GIL for a moment per batch; by default a busy event loop would hold
-        # it for up to 5 ms before handing over, and every table waiting on that batch with it.
-        sys.setswitchinterval(min(sys.getswitchinterval(), SWITCH_INTERVAL))
+        short_switch_interval()
         self._thread = threading.Thread(target=self._run, name="niugui-event-writer", daemon=True)
         self._thread.start()
 
@@ -226,6 +234,8 @@ class LoopWriter:
         self.locked_retries = 0
         self.locked_retries_metric = locked_retries
         self._checkpointer = Checkpointer(store, lambda: self.batches, CHECKPOINT_PERIOD)
+        short_switch_interval()
+        self._connect()  # now, at startup: never later from a pool that others may hold empty
 
     def submit(self, writes: Sequence[Write], done: Done) -> None:
         if self._closed:
@@ -281,16 +291,27 @@ class LoopWriter:
         self.batches += 1
         return store_batch(self._write, batch)
 
+    def _connect(self) -> Connection:
+        if self._connection is None:
+            self._connection = own_connection(self.store, "wal_autocheckpoint=0", "busy_timeout=0")
+        return self._connection
+
     def _write(self, writes: Sequence[Write]) -> None:
         try:
-            if self._connection is None:
-                self._connection = own_connection(self.store, "wal_autocheckpoint=0", "busy_timeout=0")
-            self.store.write(writes, self._connection)
+            self.store.write(writes, self._connect())
         except Exception as error:
-            if not is_locked(error) and self._connection is not None:
-                self._connection.invalidate()  # it may be broken: a new one next time
+            if is_broken(error) and self._connection is not None:
+                self._connection.invalidate()  # a new one next time
                 self._connection = None
             raise
+
+
+def is_broken(error: BaseException) -> bool:
+    """Did ``error`` come from a connection that is no good any more (rather than from a refused
+    write — a stale sequence, a constraint — or a lock, which leave it as it was)?"""
+    if not isinstance(error, DBAPIError) or is_locked(error):
+        return False
+    return error.connection_invalidated or isinstance(error, OperationalError | InterfaceError)
 
 
 def store_batch(write: Callable[[Sequence[Write]], None], batch: Batch) -> Results:
@@ -318,11 +339,11 @@ def split_locked(batch: Batch, results: Results) -> tuple[Batch, Results]:
     tried again), and the other submissions' results."""
     again: Batch = []
     told: Results = []
-    for (writes, done), (_, error) in zip(batch, results, strict=True):
-        if error is not None and is_locked(error):
-            again.append((writes, done))
+    for submission, result in zip(batch, results, strict=True):
+        if result[1] is not None and is_locked(result[1]):
+            again.append(submission)
         else:
-            told.append((done, error))
+            told.append(result)
     return again, told
 
 

@@ -246,3 +246,18 @@ def test_a_turn_due_sooner_than_the_armed_timer_re_arms_it() -> None:
     assert due is not None and due.kind == "bot" and fired == []
     manual.advance(0.5)
     assert fired == [due]
+
+
+def test_a_kept_timer_that_finds_nothing_due_tells_the_table_nothing() -> None:
+    """The turn's timer stays armed when a bot starts choosing (nothing is due meanwhile): when it
+    goes off it tells the table nothing."""
+    d = Driver(turn_seconds=20)
+    d.seat_everyone()
+    manual = ManualClock(start=d.time)
+    fired: list[Due] = []
+    clock = Clock(manual, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
+    clock.sync(d.state, {})
+    due = turn_due(d.state)
+    clock.sync(d.state, {}, busy=due)  # 托管's bot is choosing for it: nothing is due
+    assert clock.armed is None
+    assert manual.advance(25) == 1 and fired == [], "the timer went off and found nothing"

@@ -238,10 +238,16 @@ def test_the_loop_writer_waits_out_a_locked_database_without_stopping_the_loop(t
 
             return call
 
+        connection = writer._connect()
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar_one() == 0, "it never waits"
+        connection.commit()
         locker.execute("BEGIN IMMEDIATE")  # holds the write lock
         writer.submit([created("a")], answer("a"))  # type: ignore[arg-type]
-        while writer.locked_retries < 3:  # the loop runs: the writer keeps trying, by its timer
+        for _ in range(10_000):  # the loop runs: the writer keeps trying, by its timer (bounded)
+            if writer.locked_retries >= 3:
+                break
             await asyncio.sleep(0.001)
+        assert writer.locked_retries >= 3
         writer.submit([created("b")], answer("b"))  # type: ignore[arg-type]
         assert told == [] and store.events("a") == []
         locker.execute("ROLLBACK")

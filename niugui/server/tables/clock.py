@@ -113,7 +113,7 @@ class Clock:
 
     @property
     def armed(self) -> Due | None:
-        """What the turn timer is armed for."""
+        """What the turn waits for (the loop's timer may be armed for earlier, see :meth:`_arm_turn`)."""
         return self._turn
 
     def sync(self, state: TableState, leaving: Mapping[int, str], busy: Due | None = None) -> None:
