@@ -104,8 +104,9 @@ class InlineWriter:
         pass
 
 
-class Writer:
-    """A writer thread with group commit; ``done`` callbacks run on ``loop``."""
+class GroupWriter:
+    """What both group-committing writers share: the store, the loop their ``done`` callbacks run
+    on, what waits, and the counts of transactions and of writes tried again on a locked database."""
 
     def __init__(
         self, store: Store, loop: asyncio.AbstractEventLoop, locked_retries: Counter | None = None
@@ -114,20 +115,42 @@ class Writer:
         self.store = store
         self.loop = loop
         self._waiting: Batch = []
-        self._wake = threading.Condition()
-        self._closing = False
-        self._connection: Connection | None = None  # kept open: no pool checkout per transaction
         self.batches = 0
         """Transactions so far (for benchmarks: events per transaction)."""
         self.locked_retries = 0
         self.locked_retries_metric = locked_retries
+        short_switch_interval()
+
+    def _store(self, batch: Batch) -> Results:
+        self.batches += 1
+        return store_batch(self._write, batch)
+
+    def _write(self, writes: Sequence[Write]) -> None:
+        """Store ``writes`` in one transaction."""
+        raise NotImplementedError
+
+    def _count_locked(self) -> None:
+        self.locked_retries += 1
+        if self.locked_retries_metric is not None:
+            self.locked_retries_metric.inc()
+
+
+class Writer(GroupWriter):
+    """A writer thread with group commit; ``done`` callbacks run on ``loop``."""
+
+    def __init__(
+        self, store: Store, loop: asyncio.AbstractEventLoop, locked_retries: Counter | None = None
+    ) -> None:
+        super().__init__(store, loop, locked_retries)
+        self._wake = threading.Condition()
+        self._closing = False
+        self._connection: Connection | None = None  # kept open: no pool checkout per transaction
         self.sqlite = store.engine.dialect.name == "sqlite"
         self._pragmas = ("wal_autocheckpoint=0",) if self.sqlite else ()
         """On SQLite its checkpointer checkpoints, outside this thread's commits."""
         self._checkpointer: Checkpointer | None = None
         if self.sqlite:
             self._checkpointer = Checkpointer(store, lambda: self.batches, CHECKPOINT_PERIOD)
-        short_switch_interval()
         self._thread = threading.Thread(target=self._run, name="niugui-event-writer", daemon=True)
         self._thread.start()
 
@@ -167,10 +190,6 @@ class Writer:
             except RuntimeError:  # the loop is closed: nobody waits any more
                 return
 
-    def _store(self, batch: Batch) -> Results:
-        self.batches += 1
-        return store_batch(self._write, batch)
-
     def _write(self, writes: Sequence[Write]) -> None:
         """Store ``writes`` in one transaction; while another process holds the database locked,
         wait and try again (the tables waiting on it wait too; nothing is refused or lost), except
@@ -187,9 +206,7 @@ class Writer:
                     gave_up_at = gave_up_at or time.monotonic() + CLOSING_PATIENCE
                     if time.monotonic() > gave_up_at:
                         raise
-                self.locked_retries += 1
-                if self.locked_retries_metric is not None:
-                    self.locked_retries_metric.inc()
+                self._count_locked()
                 if pause == LOCKED_PAUSE:  # once per stall
                     logs.warning("the database is locked by another connection; the writer waits")
                 time.sleep(pause)
@@ -207,7 +224,7 @@ class Writer:
             raise
 
 
-class LoopWriter:
+class LoopWriter(GroupWriter):
     """Group commit on the event loop (SQLite): what one turn of the loop submitted is stored in one
     transaction at the start of the next, and its ``done`` callbacks run right after the commit.
 
@@ -221,20 +238,12 @@ class LoopWriter:
     def __init__(
         self, store: Store, loop: asyncio.AbstractEventLoop, locked_retries: Counter | None = None
     ) -> None:
-        """``locked_retries``: a metric counting the writes tried again because the database was locked."""
-        self.store = store
-        self.loop = loop
-        self._waiting: Batch = []
+        super().__init__(store, loop, locked_retries)
         self._due = False  # a flush is scheduled
         self._closed = False
         self._pause = LOOP_LOCKED_PAUSE
         self._connection: Connection | None = None
-        self.batches = 0
-        """Transactions so far (for benchmarks: events per transaction)."""
-        self.locked_retries = 0
-        self.locked_retries_metric = locked_retries
         self._checkpointer = Checkpointer(store, lambda: self.batches, CHECKPOINT_PERIOD)
-        short_switch_interval()
         self._connect()  # now, at startup: never later from a pool that others may hold empty
 
     def submit(self, writes: Sequence[Write], done: Done) -> None:
@@ -278,18 +287,12 @@ class LoopWriter:
         _deliver(told)
 
     def _locked(self) -> None:
-        self.locked_retries += 1
-        if self.locked_retries_metric is not None:
-            self.locked_retries_metric.inc()
+        self._count_locked()
         if self._pause == LOOP_LOCKED_PAUSE:  # once per stall
             logs.warning("the database is locked by another connection; the tables wait")
         self._due = True
         self.loop.call_later(self._pause, self._flush)
         self._pause = min(2 * self._pause, LOOP_LOCKED_PAUSE_MAX)
-
-    def _store(self, batch: Batch) -> Results:
-        self.batches += 1
-        return store_batch(self._write, batch)
 
     def _connect(self) -> Connection:
         if self._connection is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import weakref
+from collections.abc import Callable
 
 import pytest
 from server_harness import run_async
@@ -63,21 +64,28 @@ def test_the_pacer_collects_young_then_middle_generations_by_the_clock(
     assert set(seen) == {0, 1}
 
 
+def pace(until: Callable[[gcpolicy.Pacer], bool], ticks: int) -> gcpolicy.Pacer:
+    """A pacer run on a loop of its own until ``until(pacer)``, for at most ``ticks`` milliseconds."""
+
+    async def scenario() -> gcpolicy.Pacer:
+        pacer = gcpolicy.Pacer(asyncio.get_running_loop())
+        gc.collect(0)
+        for _ in range(ticks):
+            if until(pacer):
+                break
+            await asyncio.sleep(0.001)
+        pacer.stop()
+        return pacer
+
+    return run_async(scenario())
+
+
 def test_an_idle_server_skips_its_young_collections(
     monkeypatch: pytest.MonkeyPatch, thresholds: object
 ) -> None:
     monkeypatch.setattr(gcpolicy, "YOUNG_EVERY", 0.001)
     monkeypatch.setattr(gcpolicy, "MIDDLE_EVERY", 1_000_000)
-
-    async def scenario() -> gcpolicy.Pacer:
-        pacer = gcpolicy.Pacer(asyncio.get_running_loop())
-        gc.collect(0)
-        for _ in range(50):  # fifty ticks' time, making nothing
-            await asyncio.sleep(0.001)
-        pacer.stop()
-        return pacer
-
-    assert run_async(scenario()).collections == [0, 0, 0]
+    assert pace(lambda _: False, 50).collections == [0, 0, 0], "fifty ticks' time, making nothing"
 
 
 def test_a_full_collection_comes_after_full_every_seconds(
@@ -85,17 +93,7 @@ def test_a_full_collection_comes_after_full_every_seconds(
 ) -> None:
     monkeypatch.setattr(gcpolicy, "YOUNG_EVERY", 0.001)
     monkeypatch.setattr(gcpolicy, "FULL_EVERY", 0.01)
-
-    async def scenario() -> gcpolicy.Pacer:
-        pacer = gcpolicy.Pacer(asyncio.get_running_loop())
-        for _ in range(10_000):
-            if pacer.collections[2] >= 2:
-                break
-            await asyncio.sleep(0.001)
-        pacer.stop()
-        return pacer
-
-    assert run_async(scenario()).collections[2] >= 2
+    assert pace(lambda pacer: pacer.collections[2] >= 2, 10_000).collections[2] >= 2
 
 
 def test_without_a_running_loop_nothing_is_paced_and_the_thresholds_stay(thresholds: object) -> None:
