@@ -190,22 +190,28 @@ def test_the_clock_arms_what_is_due_once_and_a_grace_period_per_offline_seat() -
     clock.stop()
 
 
+class CountingClock(ManualClock):
+    """A :class:`ManualClock` that keeps what each of its timers was armed for."""
+
+    def __init__(self, start: float) -> None:
+        super().__init__(start)
+        self.arms: list[Due] = []
+
+    def call_later(self, delay: float, callback: Callable[[Due], None], due: Due, /) -> Any:
+        self.arms.append(due)
+        return super().call_later(delay, callback, due)
+
+
 def test_the_turn_timer_is_kept_while_the_deadline_moves_later_and_goes_off_at_the_last() -> None:
     """Every action moves a human's deadline later: the clock keeps the loop's timer it armed (it
     arms none per action) and, when that goes off early, arms itself for the rest; the table is told
     once, at the deadline that holds then."""
     d = Driver(turn_seconds=20)
     d.seat_everyone()
-    manual = ManualClock(start=d.time)
+    manual = CountingClock(start=d.time)
     fired: list[Due] = []
-    arms: list[Due] = []
-
-    def call_later(delay: float, callback: Callable[[Due], None], due: Due, /) -> Any:
-        arms.append(due)
-        return manual.call_later(delay, callback, due)
-
-    manual_timers = type("Timers", (), {"call_later": staticmethod(call_later)})()
-    clock = Clock(manual_timers, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
+    arms = manual.arms
+    clock = Clock(manual, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
     clock.sync(d.state, {})
     assert len(arms) == 1 and arms[0].kind == "timeout"
     for _ in range(5):  # five actions, a second apart: each moves the deadline a second later
