@@ -437,7 +437,8 @@ def start_server(
         *args.server_args,
     ]
     with open(data / "server.log", "wb") as log:
-        return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log)
+        pin = (lambda: os.sched_setaffinity(0, {0})) if args.pin else None
+        return subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log, preexec_fn=pin)
 
 
 def cpu_of(servers: list[subprocess.Popen[bytes]]) -> tuple[float, float]:
@@ -506,6 +507,10 @@ async def measure(
         await asyncio.gather(*(seat_table(g) for g in tables))
         connected_rss = sum(proc_rss_bytes(s.pid) for s in servers)
         quiet_collector()
+        idle0 = sum(cpu_of(servers)), time.perf_counter()
+        await asyncio.sleep(args.idle)
+        idle1 = sum(cpu_of(servers)), time.perf_counter()
+        idle_percent = 100 * (idle1[0] - idle0[0]) / max(1e-9, idle1[1] - idle0[1])
         stop = time.perf_counter() + args.warmup + args.seconds
         loops = [asyncio.create_task(bench.table_loop(g, stop)) for g in tables]
         await asyncio.sleep(args.warmup)
@@ -561,6 +566,7 @@ async def measure(
             "max_ms": round(max(lat_ms), 2) if lat_ms else None,
             "mean_ms": round(statistics.fmean(lat_ms), 2) if lat_ms else None,
             "server_cpu_percent": round(100 * (cpu1 - cpu0) / wall, 1),
+            "server_idle_cpu_percent": round(idle_percent, 1),
             "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, bench.actions), 3),
             "server_loop_share": round((loop1 - loop0) / max(1e-9, cpu1 - cpu0), 2),
             "server_system_share": round((sys1 - sys0) / max(1e-9, cpu1 - cpu0), 2),
@@ -597,6 +603,17 @@ def main() -> int:
     parser.add_argument("--tables", type=int, nargs="+", default=[10, 100], help="N (several: one run each)")
     parser.add_argument("--seconds", type=float, default=30.0, help="measuring window per run")
     parser.add_argument("--warmup", type=float, default=5.0)
+    parser.add_argument(
+        "--idle",
+        type=float,
+        default=5.0,
+        help="seconds of server CPU measured with every seat taken, before any action",
+    )
+    parser.add_argument(
+        "--pin",
+        action="store_true",
+        help="the server (and its threads) on CPU 0, the load generator on CPU 1",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object per run")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, stats to FILE")
     parser.add_argument(
@@ -619,7 +636,11 @@ def main() -> int:
                         help="an extra argument for niugui serve (repeat as needed)")  # fmt: skip
     args = parser.parse_args()
     _use_uvloop()
-    print(f"# niugui load bench on {os.cpu_count()} cores; client and server share them", flush=True)
+    if args.pin:
+        os.sched_setaffinity(0, {1})
+        print("# niugui load bench: the server on CPU 0, the load generator on CPU 1", flush=True)
+    else:
+        print(f"# niugui load bench on {os.cpu_count()} cores; client and server share them", flush=True)
     for n, nodes in [(n, k) for n in args.tables for k in (args.nodes or [None])]:
         one = argparse.Namespace(**{**vars(args), "tables": n, "nodes": nodes})
         result = asyncio.run(run(one))
