@@ -11,7 +11,12 @@ about a third of the server's CPU per action (docs/benchmarks.md, "Server load")
   ``transport.write`` — when the socket is open and not paused for a slow reader (else it says no,
   and the app sends through ASGI, which waits for the reader);
 - :meth:`Direct.receive_with` hands each text (or binary) message to a callback as it is parsed, in
-  order; only the disconnect still comes through ASGI ``receive``.
+  order; only the disconnect still comes through ASGI ``receive``;
+- what a client sends most — whole, small, unfragmented text frames, one or a few per read — is
+  unmasked and decoded here (:func:`client_texts`) instead of by ``websockets``' generator-based
+  parser, whose calls per frame were the larger part of reading one (docs/benchmarks.md, "The floor
+  under an action"). Anything else in a read (a control frame, a fragment, a frame cut off by the
+  read, a large or invalid one) and everything after it goes to ``websockets`` as before.
 
 An app served any other way (another server, a test client) sees no extension and uses plain ASGI.
 """
@@ -24,6 +29,11 @@ from typing import cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import State
+
+try:  # websockets' own choice: its C helper, else the same in Python
+    from websockets.speedups import apply_mask
+except ImportError:  # pragma: no cover
+    from websockets.utils import apply_mask
 
 DIRECT = "niugui.direct"
 """The scope extension's key: its value is the connection's :class:`Direct`."""
@@ -45,6 +55,36 @@ def text_frame(payload: bytes) -> bytes:
     if size < 1 << 16:
         return b"\x81\x7e" + size.to_bytes(2, "big")
     return b"\x81\x7f" + size.to_bytes(8, "big")
+
+
+def client_texts(data: bytes, limit: int | None) -> tuple[list[str], int]:
+    """The leading whole client text frames of ``data`` (RFC 6455 §5.2: final, no extension bits
+    — so never compressed, RFC 7692 — masked, under 64 KiB and ``limit``), unmasked and decoded; and
+    how many bytes they took. It stops at the first frame that is anything else — or not valid
+    UTF-8 — for ``websockets`` to parse (and refuse) from there.
+
+    >>> frame = bytes((0x81, 0x82)) + b"abcd" + bytes((ord("h") ^ 0x61, ord("i") ^ 0x62))
+    >>> client_texts(frame + frame + b"\\x89", None)
+    (['hi', 'hi'], 16)
+    """
+    texts: list[str] = []
+    at, end = 0, len(data)
+    while end - at >= 6 and data[at] == 0x81:
+        size, start = data[at + 1] ^ 0x80, at + 6
+        if size == 126:
+            if end - at < 8:
+                break
+            size, start = int.from_bytes(data[at + 2 : at + 4], "big"), at + 8
+        elif size > 126:  # unmasked (size ≥ 0x80 once the mask bit is off), or a 64-bit length
+            break
+        if start + size > end or (limit is not None and size > limit):
+            break
+        try:
+            texts.append(apply_mask(data[start : start + size], data[start - 4 : start]).decode())
+        except UnicodeDecodeError:
+            break
+        at = start + size
+    return texts, at
 
 
 class Direct:
@@ -114,6 +154,22 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
         if self.read_paused:
             self.read_paused = False
             self.transport.resume_reading()
+
+    def data_received(self, data: bytes) -> None:
+        conn = self.conn
+        if (
+            self.receiver is None
+            or conn.state is not State.OPEN  # also once closing (uvicorn's close_sent)
+            or conn.current_size is not None  # a fragmented message is being read
+            or conn.reader.buffer
+        ):
+            super().data_received(data)
+            return
+        texts, used = client_texts(data, conn.max_message_size)
+        for text in texts:
+            self._hand_over(text)
+        if used < len(data):
+            super().data_received(data[used:] if used else data)
 
     def send_receive_event_to_app(self) -> None:
         if self.receiver is None:
