@@ -15,8 +15,12 @@ about a third of the server's CPU per action (docs/benchmarks.md, "Server load")
 - what a client sends most — whole, small, unfragmented text frames, one or a few per read — is
   unmasked and decoded here (:func:`client_texts`) instead of by ``websockets``' generator-based
   parser, whose calls per frame were the larger part of reading one (docs/benchmarks.md, "The floor
-  under an action"). Anything else in a read (a control frame, a fragment, a frame cut off by the
-  read, a large or invalid one) and everything after it goes to ``websockets`` as before.
+  under an action"), when ``websockets`` is between frames (:func:`between_frames`). Anything else
+  in a read (a control frame, a fragment, a frame cut off by the read, a large or invalid one) and
+  everything after it goes to ``websockets`` as before. One difference: when a read holds good
+  messages and then a frame ``websockets`` refuses, uvicorn drops that read's messages along with
+  the connection, and whether it does depends on how the network cut the stream; here the good
+  messages before it are handed over, then the connection fails as before.
 
 An app served any other way (another server, a test client) sees no extension and uses plain ASGI.
 """
@@ -25,10 +29,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from types import GeneratorType
 from typing import cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
-from websockets.protocol import State
+from websockets.protocol import Protocol, State
+from websockets.streams import StreamReader
 
 try:  # websockets' own choice: its C helper, else the same in Python
     from websockets.speedups import apply_mask
@@ -61,7 +67,7 @@ def client_texts(data: bytes, limit: int | None) -> tuple[list[str], int]:
     """The leading whole client text frames of ``data`` (RFC 6455 §5.2: final, no extension bits
     — so never compressed, RFC 7692 — masked, under 64 KiB and ``limit``), unmasked and decoded; and
     how many bytes they took. It stops at the first frame that is anything else — or not valid
-    UTF-8 — for ``websockets`` to parse (and refuse) from there.
+    UTF-8 — for ``websockets`` and uvicorn to read (or refuse) from there.
 
     >>> frame = bytes((0x81, 0x82)) + b"abcd" + bytes((ord("h") ^ 0x61, ord("i") ^ 0x62))
     >>> client_texts(frame + frame + b"\\x89", None)
@@ -85,6 +91,22 @@ def client_texts(data: bytes, limit: int | None) -> tuple[list[str], int]:
             break
         at = start + size
     return texts, at
+
+
+_FRAME_START = StreamReader.at_eof.__code__
+
+
+def between_frames(conn: Protocol) -> bool:
+    """Whether ``websockets``' parser waits for a frame's first byte: suspended in its reader's
+    ``at_eof``, not partway through a frame. (Its buffer says nothing: the parser takes each part of
+    a frame's header off it as soon as the part is there.) A parser of any other shape — another
+    version of ``websockets``, or one that stopped after an error — says no, and every read goes to
+    ``websockets``.
+    """
+    parser: object = conn.parser
+    while isinstance(parser, GeneratorType) and parser.gi_yieldfrom is not None:
+        parser = parser.gi_yieldfrom
+    return isinstance(parser, GeneratorType) and parser.gi_code is _FRAME_START
 
 
 class Direct:
@@ -161,7 +183,7 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
             self.receiver is None
             or conn.state is not State.OPEN  # also once closing (uvicorn's close_sent)
             or conn.current_size is not None  # a fragmented message is being read
-            or conn.reader.buffer
+            or not between_frames(conn)
         ):
             super().data_received(data)
             return
@@ -182,7 +204,7 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
         if self.curr_msg_data_type == "text":
             try:
                 self._hand_over(bytes(data).decode())
-            except UnicodeDecodeError:  # websockets checks UTF-8 as it parses; this is uvicorn's guard
+            except UnicodeDecodeError:  # as uvicorn does: websockets' parser does not check UTF-8
                 self.conn.send_close(1007)
                 self.handle_parser_exception()
             return

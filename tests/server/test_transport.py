@@ -42,12 +42,8 @@ texts = st.text(max_size=300) | st.text(min_size=126, max_size=70_000)
 @given(st.lists(texts, max_size=5), st.sampled_from([b"", b"\x81", b"\x89\x80abcd", b"\x01\x80abcd"]))
 def test_client_texts_reads_whole_text_frames_and_leaves_the_rest(messages: list[str], rest: bytes) -> None:
     frames = [masked(Opcode.TEXT, m.encode()) for m in messages]
-    readable = [m for m in messages if len(m.encode()) < 1 << 16]  # a 64-bit length: left to websockets
-    cut = (
-        len(readable)
-        if len(readable) == len(messages)
-        else messages.index(next(m for m in messages if len(m.encode()) >= 1 << 16))
-    )
+    # from the first frame with a 64-bit length on, websockets reads
+    cut = next((i for i, m in enumerate(messages) if len(m.encode()) >= 1 << 16), len(messages))
     data = b"".join(frames) + rest
     assert client_texts(data, None) == (messages[:cut], sum(map(len, frames[:cut])))
 
@@ -94,7 +90,7 @@ def test_frames_cut_anywhere_fragmented_or_among_control_frames_are_read_in_orde
             assert all(a["type"] == "ack" for a in answers), answers
             rounds += 1
         assert rounds == 6
-        raw.sendall(masked(Opcode.TEXT, b"\xff\xfe"))  # not UTF-8: websockets closes with 1007
+        raw.sendall(masked(Opcode.TEXT, b"\xff\xfe"))  # not UTF-8: the connection is closed with 1007
         with pytest.raises(ConnectionClosed) as closed:
             while True:
                 player.ws.recv(timeout=10)
@@ -177,11 +173,16 @@ def keyed(payload: bytes, key: bytes, first: int = 0x81) -> bytes:
 def test_reads_cut_at_every_byte_give_the_messages_websockets_gives() -> None:
     """Each client frame split across reads at every byte, whole frames and fragments among them:
     the messages handed over are the sent ones, in order — wherever the read path's own parsing
-    stops and ``websockets``' (holding a partial frame) takes over, and back. The first frame's key
-    makes its tail, read alone, look like a whole empty frame of its own."""
-    sent = ["a", "{}", "牌" * 50, "x" * 130, "b", "c"]
-    frames = [keyed(b"a", b"\x80\x01\x02\x03")]
-    frames += [masked(Opcode.TEXT, text.encode()) for text in sent[1:4]]
+    stops and ``websockets``' takes over (partway through a frame), and back. The first two frames'
+    tails look like whole frames of their own: read alone after the header (and key) that
+    ``websockets`` has already taken, they must not be read as frames."""
+    sent = ["! abcd", "hi", "{}", "牌" * 50, "x" * 130, "b", "c"]
+    frames = [
+        keyed(b"! abcd", b"\xa0\xa0\x00\x00"),  # its masked payload is an empty frame: 81 80 ...
+        keyed(b"hi", b"\x81\x80\x00\x00"),  # its key and payload are an empty frame: 81 80 ...
+    ]
+    assert frames[0][6:8] == frames[1][2:4] == b"\x81\x80"
+    frames += [masked(Opcode.TEXT, text.encode()) for text in sent[2:5]]
     frames.append(masked(Opcode.TEXT, b"", fin=False) + masked(Opcode.CONT, b"b"))
     frames.append(masked(Opcode.PING, b"") + masked(Opcode.TEXT, b"c"))
     stream = b"".join(frames)
@@ -198,6 +199,31 @@ def test_reads_cut_at_every_byte_give_the_messages_websockets_gives() -> None:
         return got
 
     assert asyncio.run(main()) == sent * (len(stream) + 1 + 3)
+
+
+def test_whole_text_frames_are_read_without_websockets_parser() -> None:
+    """The fast path is taken (a websockets whose parser no longer looks as ``between_frames``
+    expects would be read safely, all by websockets, but slower: this says so)."""
+
+    async def main() -> tuple[list[str | bytes], list[bytes]]:
+        protocol, _, got = await open_protocol()
+        parsed: list[bytes] = []
+        receive_data = protocol.conn.receive_data
+
+        def seen(data: bytes | bytearray) -> None:
+            parsed.append(bytes(data))
+            receive_data(data)
+
+        protocol.conn.receive_data = seen  # type: ignore[method-assign]
+        text, ping = masked(Opcode.TEXT, b"x" * 200), masked(Opcode.PING, b"")
+        protocol.data_received(text + text)
+        protocol.data_received(text + ping + text)
+        protocol.connection_lost(None)
+        return got, parsed
+
+    got, parsed = asyncio.run(main())
+    assert got == ["x" * 200] * 4
+    assert len(parsed) == 1 and parsed[0].startswith(b"\x89")  # only the ping, and what followed it
 
 
 def test_messages_after_the_server_closed_are_discarded() -> None:
