@@ -78,11 +78,17 @@ class _QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # the browser left mid-file: no news
+            super().handle_error(request, client_address)
+
+
 @pytest.fixture(scope="session")
 def static_url() -> Iterator[str]:
     """The page's static files on a loopback port (for tests of the page's own modules)."""
     handler = functools.partial(_QuietHandler, directory=str(STATIC))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = _QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}"
