@@ -27,19 +27,29 @@ START = 1_800_000_000.0
 
 
 class ManualClock:
-    """Time and timers that move only when the test says so (:meth:`advance`)."""
+    """Time and timers that move only when the test says so (:meth:`advance`). Its timers run on
+    :meth:`time` (monotonic, as an event loop's); :meth:`now` is the UNIX time, which
+    :meth:`step_wall` can step as a system clock's adjustment does."""
 
     def __init__(self, start: float = START) -> None:
-        self.time = start
+        self._at = start
+        self._wall = 0.0  # how far the UNIX time was stepped
         self._timers: list[tuple[float, int, _Handle]] = []
         self._order = itertools.count()
 
     def now(self) -> float:
-        return self.time
+        return self._at + self._wall
+
+    def time(self) -> float:
+        return self._at
+
+    def step_wall(self, seconds: float) -> None:
+        """Step the UNIX time (not the timers' clock) by ``seconds``, back when negative."""
+        self._wall += seconds
 
     def call_later(self, delay: float, callback: Callable[[Due], None], due: Due, /) -> _Handle:
         handle = _Handle(callback, due)
-        heapq.heappush(self._timers, (self.time + delay, next(self._order), handle))
+        heapq.heappush(self._timers, (self._at + delay, next(self._order), handle))
         return handle
 
     def next_at(self) -> float | None:
@@ -49,14 +59,14 @@ class ManualClock:
 
     def advance(self, seconds: float) -> int:
         """Let ``seconds`` pass, firing every timer due meanwhile (in order); how many fired."""
-        until = self.time + seconds
+        until = self._at + seconds
         fired = 0
         while (at := self.next_at()) is not None and at <= until:
             _, _, handle = heapq.heappop(self._timers)
-            self.time = max(self.time, at)
+            self._at = max(self._at, at)
             handle.fire()
             fired += 1
-        self.time = until
+        self._at = until
         return fired
 
 

@@ -167,6 +167,9 @@ class Timers:
         self.armed.append((delay, due))
         return self
 
+    def time(self) -> float:
+        return 0.0
+
     def cancel(self) -> None:
         pass
 
@@ -216,15 +219,37 @@ def test_the_turn_timer_is_kept_while_the_deadline_moves_later_and_goes_off_at_t
     assert len(arms) == 1 and arms[0].kind == "timeout"
     for _ in range(5):  # five actions, a second apart: each moves the deadline a second later
         d.apply(cmd.act(d.state, d.mover(), first_action(d.game)))
-        manual.advance(d.time - manual.time)
+        manual.advance(d.time - manual.now())
         clock.sync(d.state, {})
     assert len(arms) == 1 and fired == [], "no timer armed per action, none gone off yet"
     deadline = d.state.deadline
     assert deadline is not None and clock.armed == turn_due(d.state)
-    manual.advance(deadline - manual.time - 0.5)
+    manual.advance(deadline - manual.now() - 0.5)
     assert fired == [] and len(arms) == 2, "the first timer went off early and armed itself for the rest"
     manual.advance(0.5)
     assert fired == [turn_due(d.state)] and clock.armed is None
+
+
+@pytest.mark.parametrize("step", [-300.0, 300.0])
+def test_a_step_of_the_system_clock_neither_postpones_nor_hastens_a_turn_timeout(step: float) -> None:
+    """A turn lasts its seconds from the last action (a server setting; the rules have no clock),
+    whatever the system's clock does meanwhile: here it steps back or forward after the timer was
+    armed, as an NTP correction may."""
+    d = Driver(turn_seconds=20)
+    d.seat_everyone()
+    manual = ManualClock(start=d.time)
+    fired: list[Due] = []
+    clock = Clock(manual, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
+    clock.sync(d.state, {})
+    d.apply(cmd.act(d.state, d.mover(), first_action(d.game)))  # a second later: the deadline moves
+    manual.advance(d.time - manual.now())
+    clock.sync(d.state, {})  # the timer armed first is kept, for the old deadline
+    due = turn_due(d.state)
+    manual.step_wall(step)
+    manual.advance(20 - 0.01)
+    assert fired == [], "not before its 20 s"
+    manual.advance(0.02)
+    assert fired == [due], "at its 20 s"
 
 
 def first_action(game: Game) -> list[str] | None:
@@ -242,11 +267,11 @@ def test_a_turn_due_sooner_than_the_armed_timer_re_arms_it() -> None:
     clock = Clock(manual, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
     while d.game.to_move != 0:  # the bots play up to the human's turn
         d.apply(cmd.bot_action(d.state, d.game.to_move, first_action(d.game), "bot"))
-    manual.advance(d.time - manual.time)
+    manual.advance(d.time - manual.now())
     clock.sync(d.state, {})
     assert clock.armed is not None and clock.armed.kind == "timeout"
     d.apply(cmd.act(d.state, "a0", first_action(d.game)))
-    manual.advance(d.time - manual.time)
+    manual.advance(d.time - manual.now())
     clock.sync(d.state, {})
     due = turn_due(d.state)
     assert due is not None and due.kind == "bot" and fired == []

@@ -69,8 +69,8 @@ def grace_seats(state: TableState, leaving: Mapping[int, str]) -> set[int]:
 
 
 EARLY = 0.001
-"""Seconds before its time a turn still counts as due when its timer goes off (the loop's clock
-and the UNIX time of deadlines may differ by that much)."""
+"""Seconds before its time a turn still counts as due when its timer goes off (the loop's timers
+may go off that much early: uvloop's clock counts milliseconds)."""
 
 
 class Handle(Protocol):
@@ -78,9 +78,14 @@ class Handle(Protocol):
 
 
 class Timers(Protocol):
-    """What the clock needs of an event loop (``asyncio``'s ``call_later``; a fake one in tests)."""
+    """What the clock needs of an event loop (``asyncio``'s ``call_later`` and ``time``; a fake one
+    in tests)."""
 
     def call_later(self, delay: float, callback: Callable[[Due], None], due: Due, /) -> Handle: ...
+
+    def time(self) -> float:
+        """The timers' own clock: monotonic, unlike the UNIX time of deadlines."""
+        ...
 
 
 class Clock:
@@ -102,7 +107,9 @@ class Clock:
         self._grace_seconds = grace_seconds
         self._now = now
         self._turn: Due | None = None
-        """What the turn waits for: it falls due at ``_turn_at`` (the clock's ``now``)."""
+        """What the turn waits for: it falls due at ``_turn_at``, on the timers' clock (a deadline,
+        a UNIX time, is turned into it when armed: a step of the system's clock afterwards neither
+        hastens nor postpones it)."""
         self._turn_at = 0.0
         self._timer: Handle | None = None
         """The turn's timer: it goes off at ``_timer_at``, at or before ``_turn_at``."""
@@ -156,8 +163,8 @@ class Clock:
         self._turn = due
         if due is None:
             return
-        now = self._now()
-        at = now + self._bot_delay if due.at is None else due.at
+        now = self._timers.time()
+        at = now + (self._bot_delay if due.at is None else due.at - self._now())
         self._turn_at = at
         if self._timer is not None:
             if self._timer_at <= at:
@@ -177,7 +184,7 @@ class Clock:
         due = self._turn
         if due is None:
             return
-        rest = self._turn_at - self._now()
+        rest = self._turn_at - self._timers.time()
         if rest > EARLY:  # it was armed for something due earlier: wait for the rest
             self._timer_at = self._turn_at
             self._timer = self._timers.call_later(rest, self._turn_timer, due)
