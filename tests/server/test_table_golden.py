@@ -68,7 +68,7 @@ def play(
         else:
             at = r.clock.next_at()
             assert at is not None, "nothing is armed and nobody may act"
-            r.clock.advance(at - r.clock.now())
+            r.clock.advance(at - r.clock.time())
     raise AssertionError("the scenario did not get there")
 
 

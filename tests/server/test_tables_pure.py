@@ -237,13 +237,14 @@ def test_a_step_of_the_system_clock_neither_postpones_nor_hastens_a_turn_timeout
     armed, as an NTP correction may."""
     d = Driver(turn_seconds=20)
     d.seat_everyone()
-    manual = ManualClock(start=d.time)
+    manual = CountingClock(start=d.time)
     fired: list[Due] = []
     clock = Clock(manual, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
     clock.sync(d.state, {})
     d.apply(cmd.act(d.state, d.mover(), first_action(d.game)))  # a second later: the deadline moves
     manual.advance(d.time - manual.now())
-    clock.sync(d.state, {})  # the timer armed first is kept, for the old deadline
+    clock.sync(d.state, {})
+    assert len(manual.arms) == 1, "the timer armed first is kept, for the old deadline"
     due = turn_due(d.state)
     manual.step_wall(step)
     manual.advance(20 - 0.01)

@@ -69,8 +69,8 @@ def grace_seats(state: TableState, leaving: Mapping[int, str]) -> set[int]:
 
 
 EARLY = 0.001
-"""Seconds before its time a turn still counts as due when its timer goes off (the loop's timers
-may go off that much early: uvloop's clock counts milliseconds)."""
+"""Seconds before its time a turn still counts as due when its timer goes off (uvloop rounds a
+timer's delay to the millisecond, so one may go off up to half a millisecond early)."""
 
 
 class Handle(Protocol):
