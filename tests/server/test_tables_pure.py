@@ -205,6 +205,12 @@ class CountingClock(ManualClock):
         return super().call_later(delay, callback, due)
 
 
+def clock_on(manual: ManualClock) -> tuple[Clock, list[Due]]:
+    """A table's clock on ``manual`` time (bots 0.5 s, grace 60 s), and what it has said is due."""
+    fired: list[Due] = []
+    return Clock(manual, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now), fired
+
+
 def test_the_turn_timer_is_kept_while_the_deadline_moves_later_and_goes_off_at_the_last() -> None:
     """Every action moves a human's deadline later: the clock keeps the loop's timer it armed (it
     arms none per action) and, when that goes off early, arms itself for the rest; the table is told
@@ -212,9 +218,8 @@ def test_the_turn_timer_is_kept_while_the_deadline_moves_later_and_goes_off_at_t
     d = Driver(turn_seconds=20)
     d.seat_everyone()
     manual = CountingClock(start=d.time)
-    fired: list[Due] = []
     arms = manual.arms
-    clock = Clock(manual, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
+    clock, fired = clock_on(manual)
     clock.sync(d.state, {})
     assert len(arms) == 1 and arms[0].kind == "timeout"
     for _ in range(5):  # five actions, a second apart: each moves the deadline a second later
@@ -238,8 +243,7 @@ def test_a_step_of_the_system_clock_neither_postpones_nor_hastens_a_turn_timeout
     d = Driver(turn_seconds=20)
     d.seat_everyone()
     manual = CountingClock(start=d.time)
-    fired: list[Due] = []
-    clock = Clock(manual, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
+    clock, fired = clock_on(manual)
     clock.sync(d.state, {})
     d.apply(cmd.act(d.state, d.mover(), first_action(d.game)))  # a second later: the deadline moves
     manual.advance(d.time - manual.now())
@@ -264,8 +268,7 @@ def test_a_turn_due_sooner_than_the_armed_timer_re_arms_it() -> None:
     d = Driver(turn_seconds=20)
     d.seat_everyone(humans=1)
     manual = ManualClock(start=d.time)
-    fired: list[Due] = []
-    clock = Clock(manual, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
+    clock, fired = clock_on(manual)
     while d.game.to_move != 0:  # the bots play up to the human's turn
         d.apply(cmd.bot_action(d.state, d.game.to_move, first_action(d.game), "bot"))
     manual.advance(d.time - manual.now())
@@ -286,8 +289,7 @@ def test_a_kept_timer_that_finds_nothing_due_tells_the_table_nothing() -> None:
     d = Driver(turn_seconds=20)
     d.seat_everyone()
     manual = ManualClock(start=d.time)
-    fired: list[Due] = []
-    clock = Clock(manual, fired.append, bot_delay=0.5, grace_seconds=60, now=manual.now)
+    clock, fired = clock_on(manual)
     clock.sync(d.state, {})
     due = turn_due(d.state)
     clock.sync(d.state, {}, busy=due)  # 托管's bot is choosing for it: nothing is due
