@@ -1,9 +1,9 @@
 """The floor under ``load_bench.py``: what a Python server costs per action when it does nothing
 but what every action needs from the network — read one client's WebSocket frame, unmask and parse
-its JSON, and write one frame to each of the table's four connections — with no game, no store, no
-validation, no views. Same machine, same loop (uvloop), same framing, same frame size as the real
-server (about 1.2 KB a frame), same load shape: N tables × 4 connections, one action per second
-per table, the load generator on the same two cores.
+its JSON (with the server's own ``transport.client_texts``), and write one frame to each of the
+table's four connections — with no game, no store, no validation, no views. Same machine, same loop
+(uvloop), same framing, same frame size as the real server (about 1.2 KB a frame), same load shape:
+N tables × 4 connections, one action per second per table, the load generator on the same two cores.
 
     .venv/bin/python bench/transport_floor.py --tables 200 1000 --seconds 20
 
@@ -34,7 +34,7 @@ from load_bench import (
     server_frames,
 )
 
-from niugui.server.transport import text_frame
+from niugui.server.transport import client_texts, text_frame
 
 PAD = "x" * 1100
 
@@ -54,7 +54,9 @@ class Peer(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         self.buffer += data
-        for text in client_texts(self.buffer):
+        texts, used = client_texts(bytes(self.buffer), None)  # the server's own read path
+        del self.buffer[:used]
+        for text in texts:
             message = json.loads(text)
             if self.group is None:
                 assert self.transport is not None
@@ -65,27 +67,6 @@ class Peer(asyncio.Protocol):
             frame = text_frame(payload) + payload
             for transport in self.group:
                 transport.write(frame)
-
-
-def client_texts(buffer: bytearray) -> list[bytes]:
-    """Take every complete masked client frame (payload under 64 KiB) off ``buffer``, unmasked."""
-    texts = []
-    at = 0
-    while len(buffer) - at >= 6:
-        size = buffer[at + 1] & 0x7F
-        start = at + 2
-        if size == 126:
-            size = int.from_bytes(buffer[at + 2 : at + 4], "big")
-            start = at + 4
-        if len(buffer) < start + 4 + size:
-            break
-        key = bytes(buffer[start : start + 4])
-        masked = buffer[start + 4 : start + 4 + size]
-        repeated = (key * (size // 4 + 1))[:size]
-        texts.append((int.from_bytes(masked, "big") ^ int.from_bytes(repeated, "big")).to_bytes(size, "big"))
-        at = start + 4 + size
-    del buffer[:at]
-    return texts
 
 
 async def serve(port: int) -> None:
