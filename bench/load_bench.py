@@ -566,7 +566,7 @@ async def measure(
             "max_ms": round(max(lat_ms), 2) if lat_ms else None,
             "mean_ms": round(statistics.fmean(lat_ms), 2) if lat_ms else None,
             "server_cpu_percent": round(100 * (cpu1 - cpu0) / wall, 1),
-            "server_idle_cpu_percent": round(idle_percent, 1),
+            "server_idle_cpu_percent": round(idle_percent, 2),
             "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, bench.actions), 3),
             "server_loop_share": round((loop1 - loop0) / max(1e-9, cpu1 - cpu0), 2),
             "server_system_share": round((sys1 - sys0) / max(1e-9, cpu1 - cpu0), 2),

@@ -251,3 +251,41 @@ def test_a_whole_message_in_the_middle_of_a_fragmented_one_fails_the_connection(
     got, written = asyncio.run(main())
     assert got == []
     assert written[0] == 0x88 and written[2:4] == (1002).to_bytes(2, "big")  # close: protocol error
+
+
+def test_keepalive_pings_only_a_connection_silent_since_the_last_one() -> None:
+    """A client that sent something since the keep-alive timer was set is alive: no ping, the timer
+    is set again. A silent one is pinged; its pong re-arms the timer; no pong closes it (1011)."""
+
+    async def main() -> list[bytes]:
+        protocol, transport, got = await open_protocol()
+        assert protocol.ping_timer is not None  # set when the handshake completed
+        first_timer = protocol.ping_timer
+        steps = []
+        protocol.data_received(masked(Opcode.TEXT, b"move"))
+        protocol.send_keepalive_ping()  # the timer fires: the client spoke meanwhile
+        steps.append(bytes(transport.written))
+        assert protocol.ping_timer is not None and protocol.ping_timer is not first_timer
+        assert protocol.pong_timer is None
+        protocol.ping_timer.cancel()
+        protocol.send_keepalive_ping()  # fires again: silent since
+        steps.append(bytes(transport.written))
+        assert protocol.pending_ping_payload is not None and protocol.pong_timer is not None
+        protocol.data_received(masked(Opcode.PONG, protocol.pending_ping_payload))
+        assert protocol.pong_timer is None and protocol.ping_timer is not None  # re-armed
+        protocol.ping_timer.cancel()
+        del transport.written[:]
+        protocol.send_keepalive_ping()  # the pong was the last thing heard: silent since the re-arm
+        assert protocol.pong_timer is not None
+        protocol.pong_timer.cancel()
+        protocol.keepalive_timeout()  # no pong in time
+        steps.append(bytes(transport.written))
+        protocol.connection_lost(None)
+        assert got == ["move"]
+        return steps
+
+    skipped, pinged, timed_out = asyncio.run(main())
+    assert skipped == b""
+    assert pinged[0] == 0x89 and pinged[1] == 4  # a ping with its 4-byte payload
+    ping, close = timed_out[:6], timed_out[6:]  # pinged, then closed
+    assert ping[:2] == b"\x89\x04" and close[0] == 0x88 and close[2:4] == (1011).to_bytes(2, "big")
