@@ -261,6 +261,7 @@ def test_keepalive_pings_only_a_connection_silent_since_the_last_one() -> None:
         protocol, transport, got = await open_protocol()
         assert protocol.ping_timer is not None  # set when the handshake completed
         first_timer = protocol.ping_timer
+        first_timer.cancel()  # the test fires the timer itself
         steps = []
         protocol.data_received(masked(Opcode.TEXT, b"move"))
         protocol.send_keepalive_ping()  # the timer fires: the client spoke meanwhile
@@ -280,6 +281,9 @@ def test_keepalive_pings_only_a_connection_silent_since_the_last_one() -> None:
         protocol.pong_timer.cancel()
         protocol.keepalive_timeout()  # no pong in time
         steps.append(bytes(transport.written))
+        protocol.data_received(masked(Opcode.TEXT, b"late"))  # past the close: no timer set again
+        protocol.send_keepalive_ping()
+        assert protocol.ping_timer is None and bytes(transport.written) == steps[-1]
         protocol.connection_lost(None)
         assert got == ["move"]
         return steps
