@@ -1,7 +1,6 @@
 """Smoke test of ``bench/load_bench.py``, ``bench/transport_floor.py`` and ``bench/action_profile.py``:
 each runs on a tiny workload and reports every figure, with no request refused and no connection
-dropped. No timing is asserted
-(figures depend on the machine; they live in docs/benchmarks.md)."""
+dropped. No timing is asserted (figures depend on the machine; they live in docs/benchmarks.md)."""
 
 from __future__ import annotations
 
