@@ -11,6 +11,15 @@ process without Redis on the same PostgreSQL: the difference to ``--nodes 1`` is
 CPU per action then sums every node's CPU, and ``redis_cpu_ms_per_action`` is the Redis server's
 (from its INFO, so it includes whatever else uses that Redis meanwhile).
 
+``--offer-deflate`` asks for permessage-deflate in the upgrade, as browsers do; ``niugui serve``
+declines it, a server that takes it compresses every frame and the clients inflate them
+(``deflate_connections`` counts them). ``--protocol1`` speaks to a server from before first-message
+authentication — issue 8's baseline, 64b003d — with the token in the URL; so before and after are
+measured by this same file (docs/benchmarks.md, "Against issue 8's baseline")::
+
+    git archive 64b003d | tar -x -C /tmp/before && cp bench/load_bench.py /tmp/before/bench/
+    cd /tmp/before && /path/to/.venv/bin/python bench/load_bench.py --protocol1 --offer-deflate --tables 200
+
 It starts the server itself (SQLite in a temporary data directory) as a child process, signs up 4N
 guests, seats four clients at each table (the game starts when all four sit), and then, at each
 table, the client whose turn it is acts once per second (its weakest legal play, or a pass when it
@@ -43,6 +52,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -50,6 +60,8 @@ from typing import Any
 import httpx
 
 ROOT = Path(__file__).resolve().parents[1]
+BROWSER_OFFER = "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"
+"""What Chromium and Firefox offer in every WebSocket upgrade (``--offer-deflate``)."""
 
 
 def free_port() -> int:
@@ -136,12 +148,18 @@ def client_frame(payload: bytes, opcode: int = 1) -> bytes:
     return head + key + masked
 
 
-def server_frames(buffer: bytearray) -> list[tuple[int, bytes]]:
-    """Take every complete (unmasked, unfragmented) server frame off ``buffer``: (opcode, payload).
+COMPRESSED = 0x40
+"""RSV1 of a frame's first byte: its payload is compressed (permessage-deflate, RFC 7692 §6)."""
 
-    >>> data = bytearray(b"\\x81\\x02hi\\x81\\x7e\\x00")
+
+def server_frames(buffer: bytearray) -> list[tuple[int, bytes]]:
+    """Take every complete (unmasked, unfragmented) server frame off ``buffer``: (opcode, payload),
+    the opcode with ``COMPRESSED`` added when the frame's RSV1 bit says its payload is deflated
+    (RFC 7692).
+
+    >>> data = bytearray(b"\\x81\\x02hi\\xc1\\x01x\\x81\\x7e\\x00")
     >>> server_frames(data), bytes(data)
-    ([(1, b'hi')], b'\\x81~\\x00')
+    ([(1, b'hi'), (65, b'x')], b'\\x81~\\x00')
     """
     frames = []
     at = 0
@@ -164,7 +182,7 @@ def server_frames(buffer: bytearray) -> list[tuple[int, bytes]]:
             break
         if not first & 0x80:
             raise ValueError("fragmented frames are not expected from this server")
-        frames.append((first & 0x0F, bytes(buffer[start : start + size])))
+        frames.append((first & (COMPRESSED | 0x0F), bytes(buffer[start : start + size])))
         at = start + size
     del buffer[:at]
     return frames
@@ -184,6 +202,10 @@ class Seat(asyncio.Protocol):
         self.status = ""
         self.waiters: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.ids = 0
+        self.inflater: Any = None
+        """A zlib stream when the server compresses its frames (it took ``--offer-deflate``)."""
+        self.takeover = True
+        """Whether that stream carries on from message to message (RFC 7692 §7.1.1)."""
 
     async def open(self, port: int) -> None:
         loop = asyncio.get_running_loop()
@@ -191,16 +213,19 @@ class Seat(asyncio.Protocol):
         await loop.create_connection(lambda: self, "127.0.0.1", port)
         await self.upgraded
         assert self.transport is not None  # protocol 2: the token goes in the first message, not the URL
-        self.transport.write(
-            client_frame(json.dumps({"type": "auth", "id": "auth", "token": self.token}).encode())
-        )
+        if not self.bench.args.protocol1:
+            self.transport.write(
+                client_frame(json.dumps({"type": "auth", "id": "auth", "token": self.token}).encode())
+            )
         await welcome
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = transport  # type: ignore[assignment]  # uvloop's transports are not asyncio's classes
         key = base64.b64encode(os.urandom(16)).decode()
+        path = f"/ws?token={self.token}" if self.bench.args.protocol1 else "/ws"
+        offer = BROWSER_OFFER if self.bench.args.offer_deflate else ""
         transport.write(
-            f"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n{offer}"
             f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n".encode()
         )
 
@@ -215,15 +240,40 @@ class Seat(asyncio.Protocol):
                 self.upgraded.set_exception(RuntimeError(head.decode(errors="replace")))
                 return
             del self.buffer[: len(head) + 4]
+            self.accept_extensions(head.decode().lower())
             self.upgraded.set_result(None)
         for opcode, payload in server_frames(self.buffer):
             if opcode == 1:
                 self.on_message(json.loads(payload), now)
+            elif opcode == COMPRESSED | 1:
+                self.on_message(json.loads(self.inflate(payload)), now)
             elif opcode == 9:  # ping: pong with the same payload
                 assert self.transport is not None
                 self.transport.write(client_frame(payload, opcode=10))
             elif opcode == 8:
                 self.bench.dropped += 1
+
+    def accept_extensions(self, head: str) -> None:
+        """Inflate what the server sends if its answer to the upgrade took permessage-deflate."""
+        taken = [line for line in head.split("\r\n") if line.startswith("sec-websocket-extensions:")]
+        if taken and "permessage-deflate" in taken[0]:
+            self.inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+            self.takeover = "server_no_context_takeover" not in taken[0]
+
+    def inflate(self, payload: bytes) -> bytes:
+        """A compressed message's text (RFC 7692 §7.2.2: the sender dropped the empty block's tail).
+
+        >>> seat = Seat.__new__(Seat)
+        >>> seat.accept_extensions("sec-websocket-extensions: permessage-deflate")
+        >>> deflater = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+        >>> sent = [deflater.compress(t) + deflater.flush(zlib.Z_SYNC_FLUSH) for t in (b"ab", b"ab")]
+        >>> [seat.inflate(frame[:-4]) for frame in sent]  # the second refers back to the first
+        [b'ab', b'ab']
+        """
+        text: bytes = self.inflater.decompress(payload + b"\x00\x00\xff\xff")
+        if not self.takeover:
+            self.inflater = zlib.decompressobj(-zlib.MAX_WBITS)
+        return text
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.bench.closing:
@@ -429,8 +479,8 @@ def start_server(
         str(data),
         "--rate-limit",
         "100",
-        "--exempt",  # every client is on loopback: per-address fair-use limits would count them as one
-        "127.0.0.1",
+        *([] if args.protocol1 else ["--exempt", "127.0.0.1"]),  # every client is on loopback: per-address
+        # fair-use limits would count them as one
         "--log-level",
         "warning",
         *extra,
@@ -581,6 +631,7 @@ async def measure(
             "server_rss_connected_mb": round(connected_rss / 2**20, 1),
             "server_kib_per_connection": round((connected_rss - idle_rss) / 1024 / (4 * n), 1),
             "connect_seconds": round(connect_seconds, 1),
+            "deflate_connections": sum(seat.inflater is not None for seat in seats),
             "errors": bench.errors,
             "error_codes": ",".join(f"{k}:{v}" for k, v in sorted(bench.error_codes.items())) or "-",
             "dropped_connections": bench.dropped,
@@ -613,6 +664,16 @@ def main() -> int:
         "--pin",
         action="store_true",
         help="the server (and its threads) on CPU 0, the load generator on CPU 1",
+    )
+    parser.add_argument(
+        "--offer-deflate",
+        action="store_true",
+        help="offer permessage-deflate as browsers do (a server that takes it compresses every frame)",
+    )
+    parser.add_argument(
+        "--protocol1",
+        action="store_true",
+        help="a server from before first-message auth (issue 8's baseline, 64b003d): the token in the URL",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON object per run")
     parser.add_argument("--profile", metavar="FILE", help="run the server under cProfile, stats to FILE")

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import zlib
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
@@ -74,3 +75,33 @@ def test_the_action_profile_measures_the_actions_it_was_asked_for() -> None:
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert "ms CPU per action" in done.stdout and "tables/ (issue 8)" in done.stdout
+
+
+def test_the_load_generator_reads_frames_compressed_as_a_browser_asked() -> None:
+    """``--offer-deflate`` measures a server that compresses for browsers (issue 8's baseline did):
+    the generator must read what such a server sends, with and without context takeover."""
+    sys.path.insert(0, str(BENCH))
+    try:
+        import load_bench
+    finally:
+        sys.path.remove(str(BENCH))
+    answers = (("permessage-deflate", False), ("permessage-deflate; server_no_context_takeover", True))
+    for answer, fresh in answers:
+        deflater = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+        stream = bytearray()
+        for text in (b'{"type":"event","n":1}', b'{"type":"event","n":1}'):
+            body = (deflater.compress(text) + deflater.flush(zlib.Z_SYNC_FLUSH))[:-4]  # RFC 7692 §7.2.1
+            stream += bytes([0xC1, len(body)]) + body  # FIN, RSV1, text
+            if fresh:
+                deflater = zlib.compressobj(wbits=-zlib.MAX_WBITS)
+        frames = load_bench.server_frames(stream)
+        assert [opcode for opcode, _ in frames] == [load_bench.COMPRESSED | 1] * 2 and not stream
+        seat = load_bench.Seat.__new__(load_bench.Seat)
+        seat.inflater = None
+        seat.accept_extensions(f"http/1.1 101 switching protocols\r\nsec-websocket-extensions: {answer}")
+        assert [json.loads(seat.inflate(payload))["n"] for _, payload in frames] == [1, 1]
+        assert seat.takeover is not fresh
+    plain = load_bench.Seat.__new__(load_bench.Seat)
+    plain.inflater = None
+    plain.accept_extensions("http/1.1 101 switching protocols\r\nupgrade: websocket")
+    assert plain.inflater is None  # the server declined (niugui serve does): frames come as they are
