@@ -261,14 +261,14 @@ class Seat(asyncio.Protocol):
             self.takeover = "server_no_context_takeover" not in taken[0]
 
     def inflate(self, payload: bytes) -> bytes:
-        """A compressed message's text (RFC 7692 §7.2.2: the sender dropped the empty block's tail).
+        """A compressed message's text (RFC 7692 §7.2.2: the four octets its sender dropped put back).
 
         >>> seat = Seat.__new__(Seat)
         >>> seat.accept_extensions("sec-websocket-extensions: permessage-deflate")
         >>> deflater = zlib.compressobj(wbits=-zlib.MAX_WBITS)
-        >>> sent = [deflater.compress(t) + deflater.flush(zlib.Z_SYNC_FLUSH) for t in (b"ab", b"ab")]
+        >>> sent = [deflater.compress(b'{"n":1}') + deflater.flush(zlib.Z_SYNC_FLUSH) for _ in range(2)]
         >>> [seat.inflate(frame[:-4]) for frame in sent]  # the second refers back to the first
-        [b'ab', b'ab']
+        [b'{"n":1}', b'{"n":1}']
         """
         text: bytes = self.inflater.decompress(payload + b"\x00\x00\xff\xff")
         if not self.takeover:

@@ -1,12 +1,15 @@
 """Smoke test of ``bench/load_bench.py``, ``bench/transport_floor.py`` and ``bench/action_profile.py``:
 each runs on a tiny workload and reports every figure, with no request refused and no connection
-dropped. No timing is asserted (figures depend on the machine; they live in docs/benchmarks.md)."""
+dropped. No timing is asserted (figures depend on the machine; they live in docs/benchmarks.md).
+And the load generator's own WebSocket reading, which decides what those figures count."""
 
 from __future__ import annotations
 
+import doctest
 import json
 import subprocess
 import sys
+import types
 import zlib
 from pathlib import Path
 
@@ -80,11 +83,7 @@ def test_the_action_profile_measures_the_actions_it_was_asked_for() -> None:
 def test_the_load_generator_reads_frames_compressed_as_a_browser_asked() -> None:
     """``--offer-deflate`` measures a server that compresses for browsers (issue 8's baseline did):
     the generator must read what such a server sends, with and without context takeover."""
-    sys.path.insert(0, str(BENCH))
-    try:
-        import load_bench
-    finally:
-        sys.path.remove(str(BENCH))
+    load_bench = _load_bench()
     answers = (("permessage-deflate", False), ("permessage-deflate; server_no_context_takeover", True))
     for answer, fresh in answers:
         deflater = zlib.compressobj(wbits=-zlib.MAX_WBITS)
@@ -105,3 +104,17 @@ def test_the_load_generator_reads_frames_compressed_as_a_browser_asked() -> None
     plain.inflater = None
     plain.accept_extensions("http/1.1 101 switching protocols\r\nupgrade: websocket")
     assert plain.inflater is None  # the server declined (niugui serve does): frames come as they are
+
+
+def test_the_load_generators_examples_hold() -> None:
+    """Its docstrings' examples (framing, inflating), which the suite's doctests skip with bench/."""
+    assert doctest.testmod(_load_bench()).failed == 0
+
+
+def _load_bench() -> types.ModuleType:
+    sys.path.insert(0, str(BENCH))
+    try:
+        import load_bench
+    finally:
+        sys.path.remove(str(BENCH))
+    return load_bench
