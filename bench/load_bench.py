@@ -479,8 +479,8 @@ def start_server(
         str(data),
         "--rate-limit",
         "100",
-        *([] if args.protocol1 else ["--exempt", "127.0.0.1"]),  # every client is on loopback: per-address
-        # fair-use limits would count them as one
+        # every client is on loopback: per-address fair-use limits would count them as one
+        *([] if args.protocol1 else ["--exempt", "127.0.0.1"]),
         "--log-level",
         "warning",
         *extra,

@@ -12,7 +12,8 @@ WAIT_MS = 120_000
 """Deadline of the waits for the game to move on (bots, the server, the page all share 2 busy cores)."""
 
 MY_TURN = "document.querySelector('[data-action=hint]:enabled, [data-action=pass]:enabled') !== null"
-MY_TURN_OR_OVER = f"document.querySelector('[data-role=result]') !== null || {MY_TURN}"
+RESULT_SHOWN = "document.querySelector('[data-role=result]') !== null"
+MY_TURN_OR_OVER = f"{RESULT_SHOWN} || {MY_TURN}"
 
 CODES_JS = "es => es.map((e) => e.dataset.card)"
 SEQ_ABOVE = "(n) => Number(document.querySelector('.table-screen').dataset.seq || 0) > n"

@@ -18,6 +18,7 @@ from .conftest import DESKTOP, screenshot
 from .pages import (
     CODES_JS,
     MY_TURN,
+    RESULT_SHOWN,
     SEQ_ABOVE,
     WAIT_MS,
     create_table,
@@ -86,7 +87,6 @@ def wait_seq_above(page: Any, n: int) -> None:
 TAKE_BACK = """() => window.niugui.conn.request('autoplay',
   {table: document.querySelector('.table-screen').dataset.table, on: false})"""
 TURN_TICKED = "['turn', 'tick'].every((n) => window.niuguiSounds.names.includes(n))"
-RESULT_SHOWN = "document.querySelector('[data-role=result]') !== null"
 
 
 def hear_a_turn_count_down(page: Any) -> None:
@@ -136,7 +136,7 @@ def test_sounds_start_only_after_a_tap_mark_the_game_and_stay_muted(
     # first (by the page's own connection: not a tap).
     page.evaluate(TAKE_BACK)
     wait_my_turn_or_result(page)
-    first = ".result h2" if page.locator("[data-role=result]").count() else ".felt"
+    first = ".result h2" if page.evaluate(f"() => {RESULT_SHOWN}") else ".felt"
     page.locator(first).tap() if size["width"] < 700 else page.click(first)
     # nobody acts for this page: its turns time out, ticking through their last five seconds
     hear_a_turn_count_down(page)
