@@ -9,6 +9,10 @@ and serialize every recipient's frame. Reports CPU per action, optionally a cPro
                                                                           # instructions per action
 
 ``--batch K``: K tables act at once (their events can share a transaction); 1 = one at a time.
+``--gap MS``: wait MS milliseconds after each batch, asleep (or spinning, ``--spin``), as a server
+at a low rate waits between actions; the CPU of the waits themselves is reported apart. On this
+machine the same action costs several times more after a wait than back to back (docs/benchmarks.md,
+"An action after a wait").
 
 It also runs on the code before issue 8 (``niugui.server.runtime``), so that before and after are
 measured by the same script: ``git worktree add /tmp/before 64b003d`` and run this file there with
@@ -84,6 +88,7 @@ class Bench:
         self.n = tables
         self.ids = 0
         self.driver = 0.0
+        self.idling = 0.0
 
     async def setup(self) -> None:
         for t in range(self.n):
@@ -148,14 +153,30 @@ class Bench:
         await self.request(clients[seat], fields)
         return 1
 
-    async def run(self, actions: int, batch: int) -> int:
+    async def run(self, actions: int, batch: int, gap: float = 0.0, spin: bool = False) -> int:
         done = 0
         while done < actions:
             for start in range(0, len(self.tables), batch):
                 group = self.tables[start : start + batch]
                 counts = await asyncio.gather(*(self.act(t, c) for t, c in group))
                 done += sum(counts)
+                if gap:
+                    await self.idle(gap, spin)
         return done
+
+    async def idle(self, seconds: float, spin: bool) -> None:
+        """Wait between actions, as a server at a low rate does: asleep, or spinning on the CPU.
+
+        The CPU the wait itself takes (waking up, or all of it when spinning) is kept in
+        ``self.idling``, apart from the actions'."""
+        started = time.process_time()
+        if spin:
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end:
+                pass
+        else:
+            await asyncio.sleep(seconds)
+        self.idling += time.process_time() - started
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -167,9 +188,9 @@ async def main_async(args: argparse.Namespace) -> None:
         _callgrind("on")
     if profile:
         profile.enable()
-    cpu, bench.driver = time.process_time(), 0.0
-    done = await bench.run(args.actions, args.batch)
-    cpu = time.process_time() - cpu - bench.driver
+    cpu, bench.driver, bench.idling = time.process_time(), 0.0, 0.0
+    done = await bench.run(args.actions, args.batch, args.gap / 1000, args.spin)
+    cpu = time.process_time() - cpu - bench.driver - bench.idling
     if profile:
         profile.disable()
     if args.callgrind:
@@ -179,6 +200,12 @@ async def main_async(args: argparse.Namespace) -> None:
     print(
         f"{code}: {done} actions at {args.tables} tables, batch {args.batch}: "
         f"{1000 * cpu / done:.3f} ms CPU per action ({frames} frames sent in all)"
+        + (
+            f"; {args.gap:g} ms {'spun' if args.spin else 'asleep'} after each batch, "
+            f"{1000 * bench.idling / done:.3f} ms CPU per action in those waits"
+            if args.gap
+            else ""
+        )
     )
     if profile:
         if args.save:
@@ -203,6 +230,8 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=4000, help="actions measured")
     parser.add_argument("--warmup", type=int, default=400)
     parser.add_argument("--batch", type=int, default=1, help="tables acting at once")
+    parser.add_argument("--gap", type=float, default=0.0, metavar="MS", help="wait after each batch")
+    parser.add_argument("--spin", action="store_true", help="with --gap: wait on the CPU instead of asleep")
     parser.add_argument("--profile", action="store_true", help="cProfile (CPU time) of the measured actions")
     parser.add_argument("--top", type=int, default=25)
     parser.add_argument("--save", metavar="FILE", help="with --profile: also write the statistics to FILE")

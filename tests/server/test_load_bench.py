@@ -13,6 +13,8 @@ import types
 import zlib
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
@@ -60,24 +62,34 @@ def test_the_transport_floor_runs_a_few_tables_and_hears_every_delivery() -> Non
     assert float(figures["all4_p99_ms"]) > 0  # a latency was measured: all four connections heard actions
 
 
-def test_the_action_profile_measures_the_actions_it_was_asked_for() -> None:
-    done = subprocess.run(
-        [
-            sys.executable,
-            str(BENCH / "action_profile.py"),
-            "--tables",
-            "2",
-            "--actions",
-            "60",
-            "--warmup",
-            "10",
-        ],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+WAITS = {
+    "none": ([], None),
+    "asleep": (["--gap", "0.5"], "0.5 ms asleep"),
+    "spun": (["--gap", "0.5", "--spin"], "0.5 ms spun"),
+}
+
+
+@pytest.mark.parametrize("wait", WAITS)
+def test_the_action_profile_measures_the_actions_it_was_asked_for(wait: str) -> None:
+    """Back to back, or with a wait after each action whose own CPU is reported apart."""
+    options, said = WAITS[wait]
+    command = [
+        sys.executable,
+        str(BENCH / "action_profile.py"),
+        "--tables",
+        "2",
+        "--actions",
+        "60",
+        "--warmup",
+        "10",
+    ]
+    done = subprocess.run(command + options, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
     assert "ms CPU per action" in done.stdout and "tables/ (issue 8)" in done.stdout
+    if said is None:
+        assert "after each batch" not in done.stdout
+    else:
+        assert f"{said} after each batch" in done.stdout and "ms CPU per action in those waits" in done.stdout
 
 
 def test_the_load_generator_reads_frames_compressed_as_a_browser_asked() -> None:
