@@ -9,10 +9,8 @@ and serialize every recipient's frame. Reports CPU per action, optionally a cPro
                                                                           # instructions per action
 
 ``--batch K``: K tables act at once (their events can share a transaction); 1 = one at a time.
-``--gap MS``: wait MS milliseconds after each batch, asleep (or spinning, ``--spin``), as a server
-at a low rate waits between actions; the CPU of the waits themselves is reported apart. On this
-machine the same action costs several times more after a wait than back to back (docs/benchmarks.md,
-"An action after a wait").
+``--gap MS``: wait MS milliseconds after each batch, asleep (or spinning, ``--spin``); the CPU of
+the waits themselves is reported apart (docs/benchmarks.md, "An action after a wait").
 
 It also runs on the code before issue 8 (``niugui.server.runtime``), so that before and after are
 measured by the same script: ``git worktree add /tmp/before 64b003d`` and run this file there with
@@ -167,16 +165,16 @@ class Bench:
     async def idle(self, seconds: float, spin: bool) -> None:
         """Wait between actions, as a server at a low rate does: asleep, or spinning on the CPU.
 
-        The CPU the wait itself takes (waking up, or all of it when spinning) is kept in
-        ``self.idling``, apart from the actions'."""
-        started = time.process_time()
+        This thread's CPU in the wait (waking up, or all of it when spinning) is kept in
+        ``self.idling``, apart from the actions'; other threads' (the checkpointer's) stays in."""
+        started = time.thread_time()
         if spin:
             end = time.perf_counter() + seconds
             while time.perf_counter() < end:
                 pass
         else:
             await asyncio.sleep(seconds)
-        self.idling += time.process_time() - started
+        self.idling += time.thread_time() - started
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -230,7 +228,9 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=4000, help="actions measured")
     parser.add_argument("--warmup", type=int, default=400)
     parser.add_argument("--batch", type=int, default=1, help="tables acting at once")
-    parser.add_argument("--gap", type=float, default=0.0, metavar="MS", help="wait after each batch")
+    parser.add_argument(
+        "--gap", type=float, default=0.0, metavar="MS", help="wait after each batch (a profile includes it)"
+    )
     parser.add_argument("--spin", action="store_true", help="with --gap: wait on the CPU instead of asleep")
     parser.add_argument("--profile", action="store_true", help="cProfile (CPU time) of the measured actions")
     parser.add_argument("--top", type=int, default=25)
@@ -242,6 +242,8 @@ def main() -> int:
     )
     parser.add_argument("--callgrind", action="store_true", help="instrument only the measured actions")
     args = parser.parse_args()
+    if args.gap < 0 or (args.spin and not args.gap):
+        parser.error("--gap takes a positive number of milliseconds, and --spin needs --gap")
     asyncio.run(main_async(args))
     return 0
 
