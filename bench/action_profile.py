@@ -195,15 +195,14 @@ async def main_async(args: argparse.Namespace) -> None:
         _callgrind("off")
     frames = sum(c.frames for _, cs in bench.tables for c in cs)
     code = "before issue 8 (runtime.py)" if before is not None else "tables/ (issue 8)"
+    waits = ""
+    if args.gap:
+        how = "spun" if args.spin else "asleep"
+        per_action = 1000 * bench.idling / done
+        waits = f"; {args.gap:g} ms {how} after each batch, {per_action:.3f} ms CPU per action in those waits"
     print(
         f"{code}: {done} actions at {args.tables} tables, batch {args.batch}: "
-        f"{1000 * cpu / done:.3f} ms CPU per action ({frames} frames sent in all)"
-        + (
-            f"; {args.gap:g} ms {'spun' if args.spin else 'asleep'} after each batch, "
-            f"{1000 * bench.idling / done:.3f} ms CPU per action in those waits"
-            if args.gap
-            else ""
-        )
+        f"{1000 * cpu / done:.3f} ms CPU per action ({frames} frames sent in all){waits}"
     )
     if profile:
         if args.save:
