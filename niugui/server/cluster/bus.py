@@ -58,7 +58,7 @@ class Bus:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         with contextlib.suppress(Exception):
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()
 
     async def drain(self) -> None:
         """Wait until everything queued has been published."""
