@@ -27,6 +27,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from niugui.bots.levels import LEVELS
 from niugui.game import SEATS, Result
 
 MODEL = PlackettLuce()
@@ -56,15 +57,9 @@ class Rating:
         return {"mu": self.mu, "sigma": self.sigma, "shown": self.shown}
 
 
-BOT_RATINGS: dict[str, Rating] = {
-    "random": Rating(18.90, 1.62),
-    "basic": Rating(24.13, 1.48),
-    "expert": Rating(26.82, 1.49),
-    "search": Rating(30.16, 1.61),
-}
-"""Fixed ratings of the built-in bots, measured by ``bench/bot_ratings.py --deals 60`` (1,080 duplicate
-games between neighbouring levels, search at 0.1 s a move; docs/bots.md). Only the differences are
-measured; the levels' mean is put at a new player's μ. They never move; a bot seat uses its level's."""
+BOT_RATINGS: dict[str, Rating] = {level.name: Rating(level.mu, level.sigma) for level in LEVELS}
+"""Fixed ratings of the built-in bots, from their registry (``niugui.bots.levels``, where each figure's
+measurement is cited; docs/bots.md). They never move; a bot seat uses its level's."""
 
 
 def sides(result: Result) -> tuple[list[int], list[int]]:

@@ -31,6 +31,7 @@ from typing import Any, ClassVar, NamedTuple
 from urllib.parse import parse_qsl
 
 from ..game import SeatView
+from .levels import LEVELS
 
 Action = list[str] | None
 """Card codes to play, or ``None`` to pass."""
@@ -39,13 +40,7 @@ View = SeatView
 
 log = logging.getLogger("niugui.bots")
 
-BUILTIN: dict[str, str] = {
-    "random": "niugui.bots.random_bot:RandomBot",
-    "basic": "niugui.bots.basic:BasicBot",
-    "expert": "niugui.bots.expert:ExpertBot",
-    "search": "niugui.bots.search:SearchBot",
-    "learned": "niugui.bots.learned:LearnedBot",
-}
+BUILTIN: dict[str, str] = {level.name: level.path for level in LEVELS}
 """The built-in bots by short name; any other bot is named by an import path ``package.module:Name``."""
 
 

@@ -17,9 +17,10 @@ import json
 import sys
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema
 from pydantic_core import to_json
 
+from niugui.bots.levels import NAMES as LEVEL_NAMES
 from niugui.game import SeatView
 
 PROTOCOL_VERSION = 2
@@ -51,7 +52,23 @@ Seat = Annotated[int, Field(ge=0, le=3, description="a seat 0..3; play goes 0→
 CardCode = Annotated[
     Text, Field(min_length=1, max_length=8, description="a card code of R6, e.g. S3, HT, BJ")
 ]
-BotLevel = Literal["random", "basic", "expert", "search", "learned"]
+
+
+def _known_level(name: str) -> str:
+    """Accept a built-in bot level (``niugui.bots.levels``) only.
+
+    >>> _known_level("expert")
+    'expert'
+    """
+    if name not in LEVEL_NAMES:
+        raise ValueError(f"not a bot level (one of: {', '.join(LEVEL_NAMES)})")
+    return name
+
+
+BotLevel = Annotated[
+    str, AfterValidator(_known_level), WithJsonSchema({"type": "string", "enum": list(LEVEL_NAMES)})
+]
+"""A built-in bot level; the list is ``niugui.bots.levels.LEVELS``'s."""
 By = Literal["player", "bot", "autoplay", "timeout"]
 LeaveReason = Literal["left", "grace"]
 """Why a seat is left: its player stood up (``left``), or was away past the grace period (``grace``)."""
