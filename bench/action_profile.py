@@ -33,6 +33,7 @@ from typing import Any
 
 from niugui.server import protocol
 from niugui.server.config import Config
+from niugui.server.handlers import CLIENT_TYPES
 from niugui.server.hub import Hub
 from niugui.server.metrics import Metrics
 from niugui.server.store import Store
@@ -95,7 +96,7 @@ class Bench:
             if before is not None:
                 table = self.hub.create_table(clients[0], settings)
                 for n, c in enumerate(clients):
-                    self.hub.clients[c] = {table.id}
+                    self.hub.directory.follow(c, table.id)
                     table.subscribe(c, None)
                     table.sit(c, n)
             else:
@@ -110,12 +111,12 @@ class Bench:
         await done
         return result
 
-    def frame(self, client: Connection, fields: dict[str, Any]) -> protocol.Message:
+    def frame(self, client: Connection, fields: dict[str, Any]) -> protocol.Request:
         """What the app does with a client's frame: decode it, validate it."""
         self.ids += 1
         text = json.dumps({"id": f"r{self.ids}", **fields})
         data = json.loads(text)
-        return protocol.CLIENT_TYPES[data["type"]].model_validate(data)
+        return CLIENT_TYPES[data["type"]].model_validate(data)
 
     async def request(self, client: Connection, fields: dict[str, Any]) -> None:
         message = self.frame(client, fields)

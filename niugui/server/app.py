@@ -32,12 +32,12 @@ from starlette.websockets import WebSocketDisconnect
 from . import auth, collusion, expiry, logs, profiles, replays
 from .config import Config
 from .guard import BodyTooLarge, Guard
+from .handlers import CLIENT_TYPES
 from .hub import Hub
 from .limits import Counter, Exempt, KeyedBuckets, TokenBucket, address_key, take_all
 from .lobby import Lobby, LobbyQuery
 from .metrics import Metrics
 from .protocol import (
-    CLIENT_TYPES,
     MAX_FRAME_BYTES,
     PROTOCOL_VERSION,
     Account,
@@ -48,7 +48,6 @@ from .protocol import (
     GuestRequest,
     HttpError,
     HttpErrorCode,
-    ListTables,
     LobbyStatus,
     LoginRequest,
     LogoutRequest,
@@ -332,9 +331,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
             node = state["node"] = Node(hub, config.cluster)
             await node.start()
         state["store"], state["hub"] = store, hub
-        state["lobby"] = Lobby(
-            lambda: [t.model_dump() for t in hub.lobby()], limits.lobby_seconds, limits.lobby_page
-        )
+        state["lobby"] = hub.listing
         sweeper = asyncio.create_task(expiry.run(hub, limits))
         logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
         yield
@@ -753,9 +750,8 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     async def serve(websocket: WebSocket, connection: Connection) -> None:
         # what the other seats will be shown of this player (rating, escape rate), read off the loop
         window = config.community.escape_window
-        hub().cards[connection.account_id] = await run_in_threadpool(
-            store().player_card, connection.account_id, window
-        )
+        card = await run_in_threadpool(store().player_card, connection.account_id, window)
+        hub().directory.keep_card(connection.account_id, card)
         clients.add(connection)
         metrics.connections.inc()
         seats = hub().connect(connection, connection.username if connection.bot else None)
@@ -877,15 +873,6 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
     def transport_answer(connection: Connection, request_id: str, message: Message) -> str | None:
         """The reply to a request the transport answers itself, or None to route it to the hub.
         Raises :class:`Fault` for a request over a fair-use cap."""
-        if isinstance(message, Auth):
-            raise Fault("bad_state", "this connection is authenticated already")
-        if isinstance(message, ListTables):
-            page = lobby().page(
-                LobbyQuery(
-                    message.offset, message.limit, message.status, message.free_seats, message.bot_level
-                )
-            )
-            return f'{{"type":"ack","id":{json.dumps(request_id)},"seq":null,"data":{page}}}'
         if isinstance(message, CreateTable):
             if message.settings.bot_level == "search":
                 check_search_cap(connection, None)

@@ -2,19 +2,18 @@
 
 Every message is a JSON object with a ``type``. Client messages carry an ``id`` (the client's own
 id for that request), answered by exactly one ``ack`` or ``error`` with the same id. Table events
-carry a per-table sequence number ``seq``. ``docs/protocol.md`` embeds the schemas generated here:
-``python -m niugui.server.protocol docs/protocol.md`` rewrites that section, and a test fails when
-the committed document is stale.
+carry a per-table sequence number ``seq``. Which client messages exist, and who handles each, is
+the registry's (:mod:`niugui.server.handlers`); ``docs/protocol.md`` embeds the schemas of both
+directions (:mod:`niugui.server.protocol_doc`).
 
->>> message = parse_client_message({"type": "play", "id": "c1", "table": "t1", "cards": ["D4"]})
->>> type(message).__name__, message.cards
-('Play', ['D4'])
+>>> Play.model_validate({"type": "play", "id": "c1", "table": "t1", "cards": ["D4"]}).cards
+['D4']
 """
 
 from __future__ import annotations
 
 import json
-import sys
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema
@@ -127,6 +126,14 @@ class Request(Message):
     model_config = ConfigDict(extra="forbid", strict=True)
 
 
+class TableRequest(Request):
+    """A request about one table, named by ``table`` (its id, or for ``watch`` and ``sit`` the join code
+    of a private table)."""
+
+    id: ClientId
+    table: TableId
+
+
 class TableSettings(Request):
     """A table's settings, chosen by its creator (changeable between games)."""
 
@@ -185,7 +192,7 @@ class CreateTable(Request):
     settings: TableSettings = TableSettings()
 
 
-class Watch(Request):
+class Watch(TableRequest):
     """Subscribe to a table's events (as a spectator, or in your own seat if you hold one).
 
     Reconnecting: send ``last_seq``, the last event seq you saw; the server replays the events
@@ -194,24 +201,20 @@ class Watch(Request):
     """
 
     type: Literal["watch"]
-    id: ClientId
-    table: TableId
     code: Text | None = Field(None, max_length=16, description="join code of a private table")
     last_seq: int | None = Field(None, ge=0)
 
 
-class Sit(Request):
+class Sit(TableRequest):
     """Take a seat (a free one when ``seat`` is null). Also subscribes you to the table.
     When four seats are taken and every human is ready the game starts (sitting makes you ready)."""
 
     type: Literal["sit"]
-    id: ClientId
-    table: TableId
     seat: Seat | None = None
     code: Text | None = Field(None, max_length=16)
 
 
-class Stand(Request):
+class Stand(TableRequest):
     """Give up your seat. During a game, while you still hold cards, this is an escape (R35, −9)."""
 
     type: Literal["stand"]
@@ -219,7 +222,7 @@ class Stand(Request):
     table: TableId
 
 
-class Leave(Request):
+class Leave(TableRequest):
     """Stand (if seated; see ``stand``) and stop receiving the table's events."""
 
     type: Literal["leave"]
@@ -227,7 +230,7 @@ class Leave(Request):
     table: TableId
 
 
-class Ready(Request):
+class Ready(TableRequest):
     """Ready for the next game; it starts when all four seats are taken and every human is ready."""
 
     type: Literal["ready"]
@@ -235,16 +238,14 @@ class Ready(Request):
     table: TableId
 
 
-class Play(Request):
+class Play(TableRequest):
     """Play cards (出牌) in your seat; refused with the rule it breaks (``illegal_move``)."""
 
     type: Literal["play"]
-    id: ClientId
-    table: TableId
     cards: list[CardCode] = Field(min_length=1, max_length=14)
 
 
-class Pass(Request):
+class Pass(TableRequest):
     """Pass (过门); not allowed on a free lead (R27)."""
 
     type: Literal["pass"]
@@ -252,16 +253,14 @@ class Pass(Request):
     table: TableId
 
 
-class Autoplay(Request):
+class Autoplay(TableRequest):
     """Turn 托管 on or off for your seat (any action of yours also turns it off)."""
 
     type: Literal["autoplay"]
-    id: ClientId
-    table: TableId
     on: bool
 
 
-class FillBots(Request):
+class FillBots(TableRequest):
     """Creator only: bots (of the table's ``bot_level``) take every empty seat."""
 
     type: Literal["fill_bots"]
@@ -295,26 +294,22 @@ class QueueBots(Request):
     id: ClientId
 
 
-class FreeSeat(Request):
+class FreeSeat(TableRequest):
     """Creator only, not during a game: free the seat of an absent player (not connected and not
     ready) for someone else — not an escape, since no game is in progress."""
 
     type: Literal["free_seat"]
-    id: ClientId
-    table: TableId
     seat: Seat
 
 
-class UpdateSettings(Request):
+class UpdateSettings(TableRequest):
     """Creator only, not during a game: replace the table's settings."""
 
     type: Literal["update_settings"]
-    id: ClientId
-    table: TableId
     settings: TableSettings
 
 
-class Invite(Request):
+class Invite(TableRequest):
     """Creator only, not during a game: invite a bot account (by its ``username``) to a seat (a free
     one when ``seat`` is null). Every connection of that bot account gets an ``invitation`` and takes
     the seat with ``sit`` (the seat stays free until then). Refused with ``forbidden`` when you are not
@@ -322,72 +317,19 @@ class Invite(Request):
     ``{"seat": the seat offered}``."""
 
     type: Literal["invite"]
-    id: ClientId
-    table: TableId
     username: Text = Field(min_length=1, max_length=32, description="the bot account's username")
     seat: Seat | None = None
 
 
-class Chat(Request):
+class Chat(TableRequest):
     """Quick chat: a phrase or emote of the fixed list (``PhraseId``; no free text), from your seat,
     relayed to the table's seats and spectators and stored with its events (``chat``). Seated players
     only; at most ``chat_burst`` at once, then one per ``1/chat_rate`` s per connection
     (``rate_limited``)."""
 
     type: Literal["chat"]
-    id: ClientId
-    table: TableId
     phrase: PhraseId
 
-
-ClientMessage = Annotated[
-    Auth
-    | Ping
-    | ListTables
-    | CreateTable
-    | Watch
-    | Sit
-    | Stand
-    | Leave
-    | Ready
-    | Play
-    | Pass
-    | Autoplay
-    | FillBots
-    | FreeSeat
-    | UpdateSettings
-    | Chat
-    | QuickPlay
-    | LeaveQueue
-    | QueueBots
-    | Invite,
-    Field(discriminator="type"),
-]
-CLIENT_TYPES: dict[str, type[Message]] = {
-    cls.model_fields["type"].annotation.__args__[0]: cls  # type: ignore[union-attr]
-    for cls in (
-        Auth,
-        Ping,
-        ListTables,
-        CreateTable,
-        Watch,
-        Sit,
-        Stand,
-        Leave,
-        Ready,
-        Play,
-        Pass,
-        Autoplay,
-        FillBots,
-        FreeSeat,
-        UpdateSettings,
-        Chat,
-        QuickPlay,
-        LeaveQueue,
-        QueueBots,
-        Invite,
-    )
-}
 
 # ---- what the server sends ----------------------------------------------------------------------
 
@@ -715,13 +657,27 @@ class SeatData(Message):
     seat: Seat | None
 
 
+AckData = LobbyData | TableData | SeatData
+
+
 class Ack(Message):
     """The request ``id`` succeeded. ``seq``: the table's last event when it was done, if any."""
 
     type: Literal["ack"]
     id: str
     seq: int | None = None
-    data: LobbyData | TableData | SeatData | None = None
+    data: AckData | None = None
+
+
+@dataclass(frozen=True)
+class Prebuilt:
+    """An answer's data already serialized (``list_tables``: the lobby's pages, shared by every asker).
+
+    >>> ack_frame("c1", None, Prebuilt('{"tables":[]}'))
+    '{"type":"ack","id":"c1","seq":null,"data":{"tables":[]}}'
+    """
+
+    json: str
 
 
 class Error(Message):
@@ -774,7 +730,6 @@ ServerMessage = Annotated[
     Welcome | Ack | Error | Event | Snapshot | QueueStatus | Invitation, Field(discriminator="type")
 ]
 
-CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)
 
 
@@ -868,12 +823,11 @@ def snapshot_frame(table: str, seq: int, view: str, state: str) -> str:
     return f'{{"type":"snapshot","table":{name},"seq":{seq},"view":{view},"state":{state}}}'
 
 
-def ack_frame(
-    request_id: str, seq: int | None = None, data: LobbyData | TableData | SeatData | None = None
-) -> str:
-    if data is None:  # every play and pass: what the model serializes to, without building it
+def ack_frame(request_id: str, seq: int | None = None, data: AckData | Prebuilt | None = None) -> str:
+    if data is None or isinstance(data, Prebuilt):  # every play and pass: no model built
         name = json.dumps(request_id, ensure_ascii=False)
-        return f'{{"type":"ack","id":{name},"seq":{_int(seq)},"data":null}}'
+        inline = "null" if data is None else data.json
+        return f'{{"type":"ack","id":{name},"seq":{_int(seq)},"data":{inline}}}'
     return Ack(type="ack", id=request_id, seq=seq, data=data).model_dump_json()
 
 
@@ -887,12 +841,6 @@ def error_frame(request_id: str | None, code: ErrorCode, message: str, rule: str
 
 def welcome_frame(account: Account, seats: list[SeatRef]) -> str:
     return Welcome(type="welcome", protocol=PROTOCOL_VERSION, account=account, seats=seats).model_dump_json()
-
-
-def parse_client_message(data: Any) -> Message:
-    """Validate a decoded client frame; raises ``pydantic.ValidationError``."""
-    message: Message = CLIENT_ADAPTER.validate_python(data)
-    return message
 
 
 # ---- HTTP bodies ------------------------------------------------------------------------------
@@ -1084,56 +1032,3 @@ class Leaderboard(Message):
     by: Literal["points", "rating"]
     min_games: int | None = None
     players: list[LeaderboardRow]
-
-
-# ---- the document -------------------------------------------------------------------------------
-
-BEGIN = "<!-- BEGIN GENERATED SCHEMAS: python -m niugui.server.protocol docs/protocol.md -->"
-END = "<!-- END GENERATED SCHEMAS -->"
-
-
-def schemas_markdown() -> str:
-    """The generated part of docs/protocol.md: the JSON schema of every message."""
-    parts = [BEGIN, ""]
-    sections = [
-        ("Client → server", CLIENT_ADAPTER.json_schema()),
-        ("Server → client", SERVER_ADAPTER.json_schema(by_alias=True)),
-        (
-            "HTTP bodies",
-            {
-                "GuestRequest": GuestRequest.model_json_schema(),
-                "RegisterRequest": RegisterRequest.model_json_schema(),
-                "LoginRequest": LoginRequest.model_json_schema(),
-                "LogoutRequest": LogoutRequest.model_json_schema(),
-                "SessionResponse": SessionResponse.model_json_schema(),
-                "HttpError": HttpError.model_json_schema(),
-                "Replay": Replay.model_json_schema(by_alias=True),
-                "ReplayError": ReplayError.model_json_schema(),
-                "Profile": Profile.model_json_schema(),
-                "Leaderboard": Leaderboard.model_json_schema(),
-            },
-        ),
-    ]
-    for title, schema in sections:
-        parts += [f"### {title}", "", "```json", json.dumps(schema, indent=1, ensure_ascii=False), "```", ""]
-    parts.append(END)
-    return "\n".join(parts)
-
-
-def render_document(text: str) -> str:
-    """``text`` with its generated section replaced by the current schemas."""
-    start, end = text.index(BEGIN), text.index(END) + len(END)
-    return text[:start] + schemas_markdown() + text[end:]
-
-
-def main(argv: list[str]) -> int:
-    path = argv[0] if argv else "docs/protocol.md"
-    with open(path, encoding="utf-8") as file:
-        text = file.read()
-    with open(path, "w", encoding="utf-8") as file:
-        file.write(render_document(text))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))

@@ -51,10 +51,10 @@ def test_quick_play_joins_once_the_card_is_read(tmp_path: Path) -> None:
     r.hub.connect(c)
     answers: list[Answer | BaseException] = []
     r.hub.handle(c, QuickPlay(type="quick_play", id="q"), answers.append)
-    assert answers == [] and c.account_id not in r.hub.quick.queue  # nothing decided on the loop yet
+    assert answers == [] and c.account_id not in r.hub.quick.matchmaker.queue  # nothing decided yet
     reads.run()
     assert len(answers) == 1 and isinstance(answers[0], Answer)
-    assert c.account_id in r.hub.quick.queue and c.account_id in r.hub.cards
+    assert c.account_id in r.hub.quick.matchmaker.queue and r.hub.directory.card(c.account_id) is not None
 
 
 def test_leaving_quick_play_while_the_card_is_read_means_never_joining(tmp_path: Path) -> None:
@@ -68,7 +68,7 @@ def test_leaving_quick_play_while_the_card_is_read_means_never_joining(tmp_path:
     reads.run()
     assert isinstance(left[0], Answer)
     assert isinstance(joined[0], Fault) and joined[0].code == "bad_state"
-    assert c.account_id not in r.hub.quick.queue
+    assert c.account_id not in r.hub.quick.matchmaker.queue
 
 
 def test_pressing_quick_play_twice_while_the_card_is_read_joins_once(tmp_path: Path) -> None:
@@ -80,7 +80,7 @@ def test_pressing_quick_play_twice_while_the_card_is_read_joins_once(tmp_path: P
     r.hub.handle(c, QuickPlay(type="quick_play", id="q2", turn_seconds=30), answers.append)
     reads.run()
     assert len(answers) == 2 and all(isinstance(a, Answer) for a in answers)
-    assert r.hub.quick.queue.tickets[c.account_id].preferences.turn_seconds == 30  # the later one's
+    assert r.hub.quick.matchmaker.queue.tickets[c.account_id].preferences.turn_seconds == 30  # the later
 
 
 def test_disconnecting_while_the_card_is_read_means_never_joining(tmp_path: Path) -> None:
@@ -91,7 +91,7 @@ def test_disconnecting_while_the_card_is_read_means_never_joining(tmp_path: Path
     r.hub.handle(c, QuickPlay(type="quick_play", id="q"), joined.append)
     r.hub.disconnect(c)
     reads.run()
-    assert isinstance(joined[0], Fault) and c.account_id not in r.hub.quick.queue
+    assert isinstance(joined[0], Fault) and c.account_id not in r.hub.quick.matchmaker.queue
 
 
 def test_a_failed_write_reloads_the_table_once_its_events_are_read(tmp_path: Path) -> None:
@@ -101,7 +101,7 @@ def test_a_failed_write_reloads_the_table_once_its_events_are_read(tmp_path: Pat
     clients = [client(n) for n in range(4)]
     table = r.hub.create_table(clients[0], TableSettings(turn_seconds=60), lambda a: None)
     for n, c in enumerate(clients):
-        r.hub.clients[c] = {table.id}
+        r.hub.directory.follow(c, table.id)
         r.call(table.sit, c, n)
     real = r.store.write
     failed: list[int] = []

@@ -15,7 +15,7 @@ from server_harness import WAIT, Player, Server, drive, game_over, my_turn, wait
 from websockets.exceptions import ConnectionClosed
 
 from niugui.cards import CARDS
-from niugui.server.protocol import CLIENT_TYPES
+from niugui.server.handlers import CLIENT_TYPES
 
 
 def new_table(player: Player, **settings: Any) -> str:

@@ -23,7 +23,7 @@ from table_harness import FakeClient, Rig, rig, weakest
 from test_server_games import assert_no_leak
 
 from niugui import Game
-from niugui.server import hub as hub_module
+from niugui.server import creation as creation_module
 from niugui.server.protocol import (
     EVENT_ADAPTER,
     Chat,
@@ -77,7 +77,7 @@ def actions(table: Table) -> int:
 
 
 def scenario(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Rig, Table, dict[str, list[str]]]:
-    monkeypatch.setattr(hub_module, "_short_id", lambda n: "golden01"[:n])
+    monkeypatch.setattr(creation_module, "short_id", lambda n: "golden01"[:n])
     r = rig(tmp_path, seed=8, bot_delay=0.8, grace_seconds=300)
     c0, c1, c9 = FakeClient("a0", "阿丽"), FakeClient("a1", "bob"), FakeClient("a9", "观众")
     for c in (c0, c1, c9):

@@ -20,7 +20,7 @@ def seated_table(r: Rig, humans: int = 4, **settings: Any) -> tuple[Table, list[
     clients = [client(n) for n in range(humans)]
     table = r.hub.create_table(clients[0], TableSettings(**{"turn_seconds": 60, **settings}), lambda a: None)
     for n, c in enumerate(clients):
-        r.hub.clients[c] = {table.id}
+        r.hub.directory.follow(c, table.id)
         r.call(table.sit, c, n)
     if humans < 4:
         r.call(table.fill_bots, clients[0])
@@ -68,7 +68,7 @@ def test_rebuilding_from_stored_events_gives_the_same_table(tmp_path: Path) -> N
     table, clients = seated_table(r)
     play_out(r, table, clients)
     live = table.state
-    rebuilt = r.hub._rebuild(table.id).state
+    rebuilt = r.hub.loader.rebuild(table.id).state
     assert rebuilt.seq == live.seq and rebuilt.status == live.status == "between"
     assert rebuilt.series.totals == live.series.totals and rebuilt.game is not None and live.game is not None
     assert rebuilt.game.to_record() == live.game.to_record()
@@ -215,7 +215,7 @@ def test_between_games_a_seat_not_ready_in_time_is_freed(tmp_path: Path) -> None
     assert freed == [{"kind": "seat_left", "seat": 1, "reason": "not_ready"}]
     assert table.state.series.totals == totals and table.state.status == "between"
     newcomer = client(9)
-    r.hub.clients[newcomer] = {table.id}
+    r.hub.directory.follow(newcomer, table.id)
     r.call(table.sit, newcomer, 1)  # the freed seat is free for someone else, and the game goes on
     assert table.state.status == "playing"
 
@@ -225,7 +225,7 @@ def test_getting_ready_in_time_keeps_the_seat_and_a_restart_keeps_the_remaining_
     table, clients = seated_table(r, humans=2)
     play_out(r, table, clients)
     r.clock.advance(20.0)
-    rebuilt = r.hub._rebuild(table.id).state  # a restart: the deadline comes from the stored game end
+    rebuilt = r.hub.loader.rebuild(table.id).state  # a restart: the deadline comes from the stored game end
     assert rebuilt.between_since == table.state.between_since
     r.call(table.ready, clients[0])
     r.call(table.ready, clients[1])
@@ -288,7 +288,7 @@ def test_a_new_table_with_no_one_seated_yet_does_not_end(tmp_path: Path) -> None
     r = rig(tmp_path)
     creator = client(0)
     table = r.hub.create_table(creator, TableSettings(turn_seconds=60), lambda a: None)
-    r.hub.clients[creator] = {table.id}
+    r.hub.directory.follow(creator, table.id)
     r.call(table.sit, creator, 0)
     r.call(table.stand, creator)
     assert table.state.status == "waiting"
@@ -322,5 +322,5 @@ def test_the_creator_frees_the_seat_of_an_absent_player_between_games(tmp_path: 
     events = [m["event"] for m in clients[0].messages if m["type"] == "event"]
     assert events[-1] == {"kind": "seat_left", "seat": 1, "reason": "freed"}
     assert table.state.series.totals == totals and table.state.status == "between"
-    rebuilt = r.hub._rebuild(table.id).state  # the event replays after a restart
+    rebuilt = r.hub.loader.rebuild(table.id).state  # the event replays after a restart
     assert rebuilt.seats[1].player is None

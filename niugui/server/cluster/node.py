@@ -33,15 +33,17 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from redis.asyncio import BlockingConnectionPool, Redis
 
 from .. import gcpolicy, logs
-from ..hub import Hub, _short_id
+from ..creation import short_id
+from ..handlers import CLIENT_TYPES
+from ..hub import Hub
 from ..protocol import (
-    CLIENT_TYPES,
     Ack,
     CreateTable,
     Leave,
     ListTables,
-    Message,
     Ping,
+    Prebuilt,
+    Request,
     SeatRef,
     Sit,
     TableSummary,
@@ -177,7 +179,7 @@ class Pending:
     reply: Reply
     timer: asyncio.TimerHandle
     client: Client
-    message: Message
+    message: Request
     table: str | None
     node: str
 
@@ -219,7 +221,7 @@ class Node:
         self._eager = 3
         """Scans left that look for orphans every time (a node vanished; or just started)."""
         self._stopping = False
-        hub.cluster = self
+        hub.join_cluster(self)
         hub.services.writer = FencedWriter(hub.services.writer, self)
 
     # ---- start and stop -----------------------------------------------------------------------------
@@ -278,7 +280,7 @@ class Node:
 
     # ---- the hub's hooks ----------------------------------------------------------------------------
 
-    def take(self, client: Client, message: Message, reply: Reply) -> bool:
+    def take(self, client: Client, message: Request, reply: Reply) -> bool:
         """True when the request is this node's to forward (``reply`` is called later)."""
         if isinstance(client, RemoteClient) or isinstance(message, Ping | ListTables):
             return False  # a forwarded request is served here or refused, never forwarded again
@@ -341,7 +343,7 @@ class Node:
         target = min(
             self.loads.items(), key=lambda kv: (kv[1], kv[0] != self.node_id), default=(self.node_id, 0)
         )[0]
-        table_id = _short_id(8)  # named here: the frames of its owner come before the ack
+        table_id = short_id(8)  # named here: the frames of its owner come before the ack
         if target == self.node_id:
             await self._create_here(client, message, reply, table_id)
         else:
@@ -367,7 +369,7 @@ class Node:
             await self.leases.release(table_id, token)
             reply(fault)
 
-    async def _forward_table(self, client: Client, message: Message, ref: str, reply: Reply) -> None:
+    async def _forward_table(self, client: Client, message: Request, ref: str, reply: Reply) -> None:
         follow = self.follows.get(ref)
         if follow is not None and follow.owner is not None and follow.owner in self.loads:
             self._forward(follow.owner, client, message, reply, ref)  # no look-up: its frames come from there
@@ -399,7 +401,7 @@ class Node:
             return
         self._forward(owner, client, message, reply, table_id)
 
-    def _forward(self, node: str, client: Client, message: Message, reply: Reply, table: str | None) -> None:
+    def _forward(self, node: str, client: Client, message: Request, reply: Reply, table: str | None) -> None:
         request_id = secrets.token_hex(8)
         timer = asyncio.get_running_loop().call_later(
             self.settings.request_seconds, self._timed_out, request_id
@@ -497,7 +499,7 @@ class Node:
             last = follow.clients[client]
             if table is not None:  # it is ours now
                 follow.clients.pop(client, None)
-                self.hub.clients.setdefault(client, set()).add(table_id)
+                self.hub.directory.follow(client, table_id)
                 table.subscribe(client, last)
                 continue
             if follow.owner is None:
@@ -554,7 +556,12 @@ class Node:
             elif isinstance(outcome, BaseException):
                 answer = {"err": ["server_error", "the server failed on this request", None]}
             else:
-                data = None if outcome.data is None else outcome.data.model_dump(mode="json")
+                given = outcome.data
+                data: Any = given
+                if isinstance(given, Prebuilt):
+                    data = json.loads(given.json)
+                elif given is not None:
+                    data = given.model_dump(mode="json")
                 answer = {"seq": outcome.seq, "data": data}
             self.bus.send(origin, {"k": "ans", "id": request_id, **answer})
 
@@ -564,12 +571,11 @@ class Node:
             proxy = self.proxies[key] = RemoteClient(
                 self.bus, origin, key[1], message["acct"], message["nick"], message.get("bot") is True
             )
-            self.hub.clients[proxy] = set()
         try:
             body = message["msg"]
             request = CLIENT_TYPES[body["type"]].model_validate(body)
             if isinstance(request, CreateTable):
-                table_id = message.get("table") or _short_id(8)
+                table_id = message.get("table") or short_id(8)
                 asyncio.get_running_loop().create_task(self._create_here(proxy, request, reply, table_id))
                 return
             ref = getattr(request, "table", None)
@@ -723,11 +729,11 @@ class Node:
         if old is not None:
             old.close()
         try:
-            table = self.hub._rebuild(table_id)
+            table = self.hub.loader.rebuild(table_id)
         except Exception as error:
             self.fences.pop(table_id, None)
             await self.leases.release(table_id, token)
-            self.hub.quarantine(table_id, error)
+            self.hub.loader.quarantine(table_id, error)
             return
         self.hub.tables[table_id] = table
         self.hub.metrics.tables.set(len(self.hub.tables))

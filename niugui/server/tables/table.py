@@ -26,6 +26,7 @@ from .. import logs
 from ..config import Config
 from ..metrics import Metrics
 from ..protocol import (
+    AckData,
     By,
     EvDeal,
     EvGameOver,
@@ -33,8 +34,8 @@ from ..protocol import (
     EvTableCreated,
     EvTableFinished,
     LeaveReason,
-    LobbyData,
     PhraseId,
+    Prebuilt,
     SeatData,
     TableData,
     TableSettings,
@@ -55,7 +56,7 @@ class Answer:
     """What a request's ``ack`` says: the table's last event when it was done, and the answer's data."""
 
     seq: int | None = None
-    data: LobbyData | TableData | SeatData | None = None
+    data: AckData | Prebuilt | None = None
 
 
 Reply = Callable[[Answer | BaseException], None]
@@ -71,7 +72,7 @@ class Outcome:
     """What a job decided: the steps to store, the data for its ack, and what to do once applied."""
 
     steps: list[Step] = field(default_factory=list)
-    data: LobbyData | TableData | SeatData | None = None
+    data: AckData | None = None
     then: Callable[[], None] | None = None
 
 
@@ -171,6 +172,17 @@ class Table:
             return Outcome(todo, SeatData(seat=seat))
 
         self._submit(job, reply)
+
+    def take_subscribers(self) -> list[Client]:
+        """Every subscriber, now unsubscribed (a table forgotten, or replaced by its rebuilt self)."""
+        taken = list(self.fanout.subscribers)
+        self.fanout.subscribers.clear()
+        return taken
+
+    def adopt_subscribers(self, clients: list[Client]) -> None:
+        """Subscribe ``clients`` (those of the table this one replaces) without telling them anything."""
+        for client in clients:
+            self.fanout.subscribers[client] = None
 
     def unsubscribe(self, client: Client, reply: Reply = no_reply) -> None:
         """Remove a recipient; a seated player's last connection gone, the seat goes offline."""

@@ -1,0 +1,181 @@
+"""The directory of one server: its tables in memory, who is connected, and which tables each
+connection follows. Every other module reads and changes these through its methods (no module
+writes another's dicts).
+
+>>> directory = Directory()
+>>> directory.find("nope") is None
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from .protocol import TableSummary
+from .store import PlayerCard
+from .tables import Client, Table
+from .visibility import TableFacts
+
+
+def facts_of(table: Table) -> TableFacts:
+    """What the visibility rule needs of a table in memory (its players: those seated now)."""
+    state = table.state
+    players = frozenset(slot.player.id for slot in state.seats if slot.player is not None and slot.player.id)
+    return TableFacts(table.id, state.creator, state.code, players)
+
+
+class Directory:
+    """Tables by id (and by join code), connections by account, and each connection's tables."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, Table] = {}
+        self._quarantined: dict[str, str] = {}
+        self._following: dict[Client, set[str]] = {}  # connection -> tables it is subscribed to
+        self._by_account: dict[str, set[Client]] = {}
+        self._cards: dict[str, PlayerCard] = {}
+        self._bots: dict[str, dict[Client, None]] = {}  # bot accounts' connections, by lower-case name
+        self._bot_names: dict[Client, str] = {}
+
+    # ---- tables -----------------------------------------------------------------------------------
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        """The tables in memory, by id: read it; change it through :meth:`add` and :meth:`remove`."""
+        return self._tables
+
+    @property
+    def quarantined(self) -> dict[str, str]:
+        """Tables whose stored events did not replay at the start: id → the error's type."""
+        return self._quarantined
+
+    def add(self, table: Table) -> None:
+        self._tables[table.id] = table
+
+    def replace(self, broken: Table, table: Table) -> bool:
+        """Put ``table`` where ``broken`` is; False (and nothing done) when ``broken`` is gone."""
+        if self._tables.get(broken.id) is not broken:
+            return False
+        self._tables[table.id] = table
+        return True
+
+    def remove(self, table_id: str) -> Table | None:
+        """Forget a table (and who followed it); the table itself is returned, not closed."""
+        table = self._tables.pop(table_id, None)
+        if table is not None:
+            for client in table.take_subscribers():
+                self._following.get(client, set()).discard(table_id)
+        return table
+
+    def quarantine(self, table_id: str, reason: str) -> None:
+        self._quarantined[table_id] = reason
+
+    def find(self, ref: str, by_code: bool = False) -> Table | None:
+        """The table with id ``ref`` or, when ``by_code``, the private table whose join code it is."""
+        table = self._tables.get(ref)
+        if table is None and by_code:
+            table = next((t for t in self._tables.values() if facts_of(t).code_is(ref)), None)
+        return table
+
+    def created_by(self, account_id: str) -> int:
+        """Unfinished tables ``account_id`` created."""
+        return sum(
+            1 for t in self._tables.values() if t.state.creator == account_id and t.state.status != "finished"
+        )
+
+    def playing_at(self, account_id: str) -> str | None:
+        """The table where the account is in a game now, if any."""
+        return next(
+            (
+                t.id
+                for t in self._tables.values()
+                if t.state.status == "playing" and t.state.seat_of(account_id) is not None
+            ),
+            None,
+        )
+
+    def seats_of(self, account_id: str) -> list[dict[str, Any]]:
+        """Where an account holds a seat here: table id, seat, the table's name and status."""
+        found: list[dict[str, Any]] = []
+        for table in self._tables.values():
+            state = table.state
+            seat = state.seat_of(account_id)
+            if seat is not None:
+                found.append(
+                    {"table": table.id, "seat": seat, "name": state.settings.name, "status": state.status}
+                )
+        return found
+
+    def public(self, account_id: str | None = None) -> list[TableSummary]:
+        """The summaries of the public tables not finished."""
+        return [
+            t.fanout.summary(t.state, account_id)
+            for t in self._tables.values()
+            if not t.state.settings.private and t.state.status != "finished"
+        ]
+
+    # ---- connections ------------------------------------------------------------------------------
+
+    def connect(self, client: Client, bot_username: str | None = None) -> None:
+        self._following[client] = set()
+        self._by_account.setdefault(client.account_id, set()).add(client)
+        if bot_username is not None:
+            name = self._bot_names[client] = bot_username.lower()
+            self._bots.setdefault(name, {})[client] = None
+
+    def disconnect(self, client: Client) -> bool:
+        """Forget a connection (unsubscribed from its tables); True when it was its account's last."""
+        last = False
+        mine = self._by_account.get(client.account_id)
+        if mine is not None:
+            mine.discard(client)
+            if not mine:
+                del self._by_account[client.account_id]
+                self._cards.pop(client.account_id, None)
+                last = True
+        name = self._bot_names.pop(client, None)
+        if name is not None:
+            connections = self._bots[name]
+            connections.pop(client, None)
+            if not connections:
+                del self._bots[name]
+        for table_id in self._following.pop(client, set()):
+            table = self._tables.get(table_id)
+            if table is not None:
+                table.unsubscribe(client)
+        return last
+
+    def connections(self, account_id: str) -> set[Client]:
+        return self._by_account.get(account_id, set())
+
+    def bot_connections(self, username: str) -> list[Client]:
+        """The connections of the bot account ``username`` (any case)."""
+        return list(self._bots.get(username.lower(), ()))
+
+    def follow(self, client: Client, table_id: str) -> None:
+        """``client`` is subscribed to ``table_id`` (to unsubscribe it when it goes)."""
+        self._following.setdefault(client, set()).add(table_id)
+
+    def unfollow(self, client: Client, table_id: str) -> None:
+        self._following.get(client, set()).discard(table_id)
+
+    def follows(self, client: Client, table_id: str) -> bool:
+        return table_id in self._following.get(client, ())
+
+    def card(self, account_id: str) -> PlayerCard | None:
+        """What seats show of a connected account (rating, escape rate), read when it connected."""
+        return self._cards.get(account_id)
+
+    def keep_card(self, account_id: str, card: PlayerCard) -> None:
+        self._cards[account_id] = card
+
+    def open_tables(self) -> Iterator[tuple[str, str, str]]:
+        """(table id, creator, bot level) of every table in memory that is not finished."""
+        for t in self._tables.values():
+            if t.state.status != "finished":
+                yield t.id, t.state.creator, t.state.settings.bot_level
+
+    def activity(self) -> Iterator[tuple[str, str, float, int]]:
+        """(table id, status, time of its last event, connections subscribed) of every table."""
+        for t in list(self._tables.values()):
+            yield t.id, t.state.status, t.state.time, len(t.fanout.subscribers)

@@ -1,0 +1,46 @@
+"""Handlers of the messages that name no table: the lobby, new tables and quick play."""
+
+from __future__ import annotations
+
+from ..dispatch import Desk
+from ..lobby import LobbyQuery
+from ..matchmaking import Preferences
+from ..protocol import Auth, CreateTable, LeaveQueue, ListTables, Ping, Prebuilt, QueueBots, QuickPlay
+from ..tables import Answer, Client, Fault, Reply, is_bot_account
+
+
+def auth(_desk: Desk, _client: Client, _message: Auth, _reply: Reply) -> None:
+    """``auth`` is a connection's first message only (the transport reads it before any other)."""
+    raise Fault("bad_state", "this connection is authenticated already")
+
+
+def ping(_desk: Desk, _client: Client, _message: Ping, reply: Reply) -> None:
+    reply(Answer())
+
+
+def list_tables(desk: Desk, _client: Client, message: ListTables, reply: Reply) -> None:
+    """A page of the lobby, serialized once and shared by every asker for a moment."""
+    query = LobbyQuery(message.offset, message.limit, message.status, message.free_seats, message.bot_level)
+    reply(Answer(data=Prebuilt(desk.listing.page(query))))
+
+
+def create_table(desk: Desk, client: Client, message: CreateTable, reply: Reply) -> None:
+    desk.factory.create(client, message.settings, reply)
+
+
+def quick_play(desk: Desk, client: Client, message: QuickPlay, reply: Reply) -> None:
+    if desk.clustered:  # its tables would need the cluster's leases, and one queue across nodes
+        raise Fault("bad_state", "quick play is not available on a cluster of servers yet")
+    if is_bot_account(client):
+        raise Fault("forbidden", "bot accounts do not join quick play; a table's creator invites them")
+    desk.quick.join(client, Preferences(message.turn_seconds, message.games), reply)
+
+
+def leave_queue(desk: Desk, client: Client, _message: LeaveQueue, reply: Reply) -> None:
+    reply(Answer())
+    desk.quick.leave(client.account_id)
+
+
+def queue_bots(desk: Desk, client: Client, _message: QueueBots, reply: Reply) -> None:
+    desk.quick.with_bots(client.account_id)
+    reply(Answer())

@@ -1,0 +1,89 @@
+"""Handlers of the messages about one table (found and checked by the route, :func:`table_route`)."""
+
+from __future__ import annotations
+
+from ..directory import facts_of
+from ..dispatch import Desk
+from ..invitations import invite as invite_bot
+from ..protocol import (
+    Autoplay,
+    Chat,
+    FillBots,
+    FreeSeat,
+    Invite,
+    Leave,
+    Pass,
+    Play,
+    Ready,
+    Sit,
+    Stand,
+    UpdateSettings,
+    Watch,
+)
+from ..tables import Client, Fault, Reply, Table
+from ..visibility import may_see
+
+
+def play(_desk: Desk, client: Client, table: Table, message: Play, reply: Reply) -> None:
+    table.act(client, message.cards, reply)
+
+
+def pass_(_desk: Desk, client: Client, table: Table, _message: Pass, reply: Reply) -> None:
+    table.act(client, None, reply)
+
+
+def _check_code(client: Client, table: Table, ref: str, code: str | None) -> None:
+    """Watching or sitting at a private table takes its code (given, or as the table's name)."""
+    facts = facts_of(table)
+    given = code if code is not None else (ref if facts.code_is(ref) else None)
+    if not may_see(facts, client.account_id, given):
+        raise Fault("not_found", f"no table {table.id!r}, or not with that join code")
+
+
+def watch(desk: Desk, client: Client, table: Table, message: Watch, reply: Reply) -> None:
+    _check_code(client, table, message.table, message.code)
+    desk.directory.follow(client, table.id)
+    table.subscribe(client, message.last_seq, reply)
+
+
+def sit(desk: Desk, client: Client, table: Table, message: Sit, reply: Reply) -> None:
+    _check_code(client, table, message.table, message.code)
+    desk.directory.follow(client, table.id)
+    table.sit(client, message.seat, reply, desk.directory.card(client.account_id))
+
+
+def stand(_desk: Desk, client: Client, table: Table, _message: Stand, reply: Reply) -> None:
+    table.stand(client, reply)
+
+
+def leave(desk: Desk, client: Client, table: Table, _message: Leave, reply: Reply) -> None:
+    desk.directory.unfollow(client, table.id)
+    table.leave(client, reply)
+
+
+def ready(_desk: Desk, client: Client, table: Table, _message: Ready, reply: Reply) -> None:
+    table.ready(client, reply)
+
+
+def autoplay(_desk: Desk, client: Client, table: Table, message: Autoplay, reply: Reply) -> None:
+    table.set_autoplay(client, message.on, reply)
+
+
+def fill_bots(_desk: Desk, client: Client, table: Table, _message: FillBots, reply: Reply) -> None:
+    table.fill_bots(client, reply)
+
+
+def free_seat(_desk: Desk, client: Client, table: Table, message: FreeSeat, reply: Reply) -> None:
+    table.free_seat(client, message.seat, reply)
+
+
+def update_settings(_desk: Desk, client: Client, table: Table, message: UpdateSettings, reply: Reply) -> None:
+    table.update_settings(client, message.settings, reply)
+
+
+def invite(desk: Desk, client: Client, table: Table, message: Invite, reply: Reply) -> None:
+    invite_bot(desk.directory, client, table, message, reply)
+
+
+def chat(_desk: Desk, client: Client, table: Table, message: Chat, reply: Reply) -> None:
+    table.chat(client, message.phrase, reply)

@@ -1,0 +1,121 @@
+"""Quick play on one server: joining and leaving the queue (the player's card read first, away from
+the event loop), and the rated table opened for each group the matchmaker forms
+(:mod:`niugui.server.quickplay`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+
+from . import logs
+from .config import Config
+from .creation import TableFactory, short_id
+from .directory import Directory
+from .matchmaking import Preferences
+from .protocol import TableSettings
+from .quickplay import Matchmaker, Person, Seated
+from .store import PlayerCard, Store
+from .tables import Answer, Client, Fault, Reply, Services, TableState
+
+QUICK_PLAY = "quick-play"
+"""The creator of quick-play tables: no account (nobody may change their settings or fill them)."""
+
+
+class QuickTables:
+    """The queue of one server and the tables it fills."""
+
+    def __init__(
+        self, config: Config, store: Store, services: Services, directory: Directory, factory: TableFactory
+    ) -> None:
+        self.config, self.store, self.services = config, store, services
+        self.directory, self.factory = directory, factory
+        self.matchmaker = Matchmaker(config.community, directory.connections, self._open_table, _later)
+        self._joining: dict[str, object] = {}
+        """Accounts whose quick play waits for their player card to be read: account → that request."""
+
+    def join(self, client: Client, preferences: Preferences, reply: Reply) -> None:
+        """Queue ``client``'s account once its card is read (R35's escapes counted for the delay)."""
+        account = client.account_id
+        self.check_not_playing(account)
+        request = self._joining[account] = object()
+        window = self.config.community.escape_window
+
+        def joined(card: PlayerCard | BaseException) -> None:
+            latest = self._joining.get(account)
+            if latest is not request:
+                if latest is not None:  # pressed again meanwhile: the later request joins
+                    reply(Answer())
+                else:  # left the queue, or disconnected, meanwhile
+                    reply(Fault("bad_state", "you left quick play before this request joined it"))
+                return
+            del self._joining[account]
+            if isinstance(card, BaseException):
+                reply(card)
+                return
+            try:
+                self.check_not_playing(account)  # sat down somewhere meanwhile
+            except Fault as fault:
+                reply(fault)
+                return
+            self.directory.keep_card(account, card)
+            reply(Answer())
+            self.matchmaker.join(client, preferences, card)
+
+        self.services.read(lambda: self.store.player_card(account, window), joined)
+
+    def leave(self, account_id: str) -> None:
+        """Out of the queue (a quick play still reading its card joins no more)."""
+        self._joining.pop(account_id, None)
+        self.matchmaker.leave(account_id)
+
+    def with_bots(self, account_id: str) -> None:
+        self.matchmaker.with_bots(account_id)
+
+    def check_not_playing(self, account_id: str) -> None:
+        playing = self.directory.playing_at(account_id)
+        if playing is not None:
+            raise Fault("already_seated", f"you are playing at table {playing}; finish that game first")
+
+    def _open_table(
+        self, people: Sequence[Person], preferences: Preferences, bots: bool, seated: Seated
+    ) -> None:
+        """A new rated table for a quick-play group: its players subscribed and seated (bots in the
+        seats left when they chose bots); the game starts as soon as the seats are stored."""
+        community = self.config.community
+        settings = TableSettings(
+            name="快速开始",
+            turn_seconds=float(preferences.turn_seconds or community.quick_turn_seconds),
+            games=preferences.games or community.quick_games or None,
+            rated=True,
+        )
+        table_id = short_id(8)
+        table = self.factory.open(TableState(table_id, creator=QUICK_PLAY, code=None, settings=settings))
+        accounts = [account for account, _, _ in people]
+
+        def done_seating(answer: Answer | BaseException) -> None:
+            if isinstance(answer, BaseException):
+                logs.failure("quick play: could not seat the group", answer, table=table_id)
+                return
+            seats = {a: s for a in accounts if (s := table.state.seat_of(a)) is not None}
+            seated(table_id, seats)
+
+        def created(answer: Answer | BaseException) -> None:
+            if isinstance(answer, BaseException):
+                logs.failure("quick play: could not create the table", answer, table=table_id)
+                return
+            for account in accounts:
+                for client in list(self.directory.connections(account)):
+                    self.directory.follow(client, table_id)
+                    table.subscribe(client, None)
+            table.seat_group(people, settings.bot_level if bots else None, done_seating)
+
+        table.create(settings, created)
+
+
+def _later(delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle | None:
+    """A timer on the running event loop (none outside one: in-process tests drive time themselves)."""
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        return None
+    return loop.call_later(delay, callback)
