@@ -15,14 +15,13 @@ from typing import Any
 from .protocol import TableSummary
 from .store import PlayerCard
 from .tables import Client, Table
+from .tables.fanout import table_facts
 from .visibility import TableFacts
 
 
 def facts_of(table: Table) -> TableFacts:
     """What the visibility rule needs of a table in memory (its players: those seated now)."""
-    state = table.state
-    players = frozenset(slot.player.id for slot in state.seats if slot.player is not None and slot.player.id)
-    return TableFacts(table.id, state.creator, state.code, players)
+    return table_facts(table.state)
 
 
 class Directory:

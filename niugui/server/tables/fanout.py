@@ -25,6 +25,7 @@ from ..protocol import (
     snapshot_frame,
     view_json,
 )
+from ..visibility import TableFacts, may_know_code
 from .state import TableState
 
 
@@ -122,9 +123,7 @@ class FanOut:
 
     def summary(self, state: TableState, for_account: str | None = None) -> TableSummary:
         """The table as the lobby lists it (the join code only for its creator and players)."""
-        insider = for_account is not None and (
-            for_account == state.creator or state.seat_of(for_account) is not None
-        )
+        insider = may_know_code(table_facts(state), for_account)
         return TableSummary(
             id=state.id,
             name=state.settings.name,
@@ -136,6 +135,12 @@ class FanOut:
             games_played=state.series.games,
             settings=state.settings,
         )
+
+
+def table_facts(state: TableState) -> TableFacts:
+    """What the visibility rule needs of a table in memory (its players: those seated now)."""
+    players = frozenset(slot.player.id for slot in state.seats if slot.player is not None and slot.player.id)
+    return TableFacts(state.id, state.creator, state.code, players)
 
 
 def seat_view(state: TableState, seat: int | None, history: bool = False) -> SeatView | None:
