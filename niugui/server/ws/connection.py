@@ -26,8 +26,6 @@ CLOSE_UNAUTHORIZED = 4401
 """Close code: no valid ``auth`` first, or the session was revoked (log out)."""
 CLOSE_TOO_MANY = 4429
 """Close code: the account or the address has too many connections open."""
-CLOSE_SECONDS = 2.0
-"""How long a close waits for the reader (then the connection ends anyway)."""
 
 
 class Connection:
@@ -67,6 +65,7 @@ class Connection:
         self._loop = asyncio.get_running_loop()
         self._flush_due = False
         self._sending = False  # the writer task holds a frame it has not sent yet
+        self._writer: asyncio.Task[None] | None = None
 
     def send(self, message: dict[str, Any] | str) -> None:
         """Queue a frame (a reader too slow for the queue's cap is dropped instead)."""
@@ -105,10 +104,19 @@ class Connection:
             self._wake.set()
 
     def drop(self) -> None:
-        """Cut the connection now, discarding what is queued (a reader too slow to keep up)."""
+        """Cut the connection now, discarding what is queued (a reader too slow to keep up). The
+        direct path aborts the TCP connection at once; plain ASGI has no abort, so the writer stops,
+        even partway through a send the reader holds up, and the server closes the socket when the
+        endpoint returns."""
+        if self.dropped:
+            return
         self.closed = self.dropped = True
         self._frames.clear()
         self.queued = 0
+        if self._direct is not None:
+            self._direct.abort()
+        elif self._sending and self._writer is not None:
+            self._writer.cancel()
         self._wake.set()
 
     def error(self, request_id: str | None, code: str, message: str, rule: str | None = None) -> None:
@@ -118,14 +126,15 @@ class Connection:
 
     async def writer(self) -> None:
         """Send the queue in order; returns when the connection is closed, dropped or gone."""
+        self._writer = asyncio.current_task()
         try:
             while True:
                 if self.dropped:
-                    await self._abort()
                     return
                 if not self._frames:
                     if self.closed:
-                        await self._close(self._close_code)
+                        with contextlib.suppress(Exception):
+                            await asyncio.wait_for(self.websocket.close(code=self._close_code), 2)
                         return
                     self._wake.clear()
                     await self._wake.wait()
@@ -141,20 +150,6 @@ class Connection:
                     self._sending = False
         except Exception:  # the socket is gone
             self.closed = True
-
-    async def _close(self, code: int) -> None:
-        """Close through ASGI, waiting at most :data:`CLOSE_SECONDS` for a slow reader."""
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.websocket.close(code=code), CLOSE_SECONDS)
-
-    async def _abort(self) -> None:
-        """End the connection without flushing: the direct path cuts the TCP connection at once;
-        plain ASGI has no abort, so it closes (bounded by :data:`CLOSE_SECONDS`) and the server
-        closes the socket when the endpoint returns."""
-        if self._direct is not None:
-            self._direct.abort()
-        else:
-            await self._close(1008)
 
 
 class Clients:
