@@ -114,11 +114,12 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..server import logs
-    from ..server.app import WS_HARD_LIMIT, create_app
+    from ..server.app import create_app
     from ..server.config import Community, Config, Limits
     from ..server.limits import Exempt
     from ..server.store import Store
     from ..server.transport import DirectWebSockets
+    from ..server.ws.frames import WS_HARD_LIMIT
 
     for name, value in (
         ("--grace", args.grace),

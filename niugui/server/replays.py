@@ -1,11 +1,7 @@
 """Replays computed by the engine: a record in, the game after each of its actions out.
 
 The web page's replay viewer only shows these steps; it has no copy of the game rules (the page
-judges a selection, nothing more). Two routes:
-
-- ``POST /api/replay`` with a record (RECORD.md) as the body: anyone may replay any record;
-- ``GET /api/games/{game_id}/replay``: a finished game of this server, under the same rule as
-  ``GET /api/games/{game_id}/record`` (anyone; 404 while the game is in progress).
+judges a selection, nothing more). Its routes are in :mod:`niugui.server.routes.replays`.
 
 What a step shows (R11, R12): the engine's spectator view ``game.view(None)``, so no hand is shown
 before the game ends. Only when the record's actions *finish* the game does each step also carry
@@ -26,20 +22,16 @@ niugui.server.replays.ReplayProblem: first_drawer: must be a seat 0..3, got 5
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-from collections.abc import Callable
 from typing import Any
 
-from fastapi import FastAPI, Header, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
 from ..game import ActionEntry, Game, IllegalMove
 from ..record import RecordError, game_from_record
 from .protocol import FlipInfo, Replay, ReplayError, Reveal
-from .store import GameRow, Store
 
 MAX_RECORD_BYTES = 64 * 1024
 """The largest record ``POST /api/replay`` reads; a whole game with its meta is a few KiB."""
@@ -172,59 +164,3 @@ def _valid(model: type[FlipInfo] | type[Reveal], data: Any) -> dict[str, Any] | 
         return model.model_validate(data).model_dump(exclude_none=True) if isinstance(data, dict) else None
     except ValidationError:
         return None
-
-
-async def _read_body(request: Request, limit: int) -> bytes:
-    too_large = ReplayProblem("too_large", f"a record is limited to {limit} bytes", limit=limit)
-    declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > limit:
-        raise too_large
-    body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > limit:
-            raise too_large
-    return bytes(body)
-
-
-def add_routes(
-    app: FastAPI,
-    store: Callable[[], Store],
-    may_see: Callable[[GameRow, str | None, str | None], bool] = lambda _game, _auth, _code: True,
-) -> None:
-    """``POST /api/replay`` and ``GET /api/games/{game_id}/replay`` on ``app``; ``may_see(game,
-    authorization, code)`` says who may see a stored game (a private table's: its insiders)."""
-
-    @app.post("/api/replay", response_model=Replay, responses={400: {"model": ReplayError}})
-    async def replay_record(request: Request) -> JSONResponse:
-        try:
-            record = parse_record(await _read_body(request, MAX_RECORD_BYTES))
-            # Off the event loop: the tables' broadcasts do not wait for a replay.
-            return JSONResponse(await asyncio.to_thread(replay_of_record, record))
-        except ReplayProblem as problem:
-            return problem.response()
-
-    @app.get("/api/games/{game_id}/replay", response_model=Replay)
-    def replay_game(
-        game_id: int,
-        code: str | None = Query(None, max_length=16),
-        authorization: str | None = Header(None),
-    ) -> JSONResponse:
-        game = store().game(game_id) if game_id in GAME_IDS else None
-        if game is not None and not may_see(game, authorization, code):
-            game = None  # a private table's game, to an outsider: as if there were none
-        try:
-            if game is None:
-                raise ReplayProblem("not_found", f"no game {game_id}")
-            if game.record is None:
-                raise ReplayProblem("in_progress", f"game {game_id} is still in progress")
-            replay = replay_of_record(game.record)
-            players = game.meta.get("players") or []
-            ids = [p["id"] for p in players if isinstance(p, dict) and isinstance(p.get("id"), str)]
-            bots = store().bot_accounts(ids)
-            for seat, player in zip(replay["seats"], players, strict=False):
-                if isinstance(player, dict) and player.get("id") in bots:
-                    seat["bot_account"] = True  # labelled as a bot, as at the table
-            return JSONResponse(replay)
-        except ReplayProblem as problem:
-            return problem.response()

@@ -1,0 +1,108 @@
+"""Tables and their records: the lobby a page at a time, the tables where you hold a seat, a table's
+ledger, a finished game's record — a private table's for those the visibility rule lets see it
+(:mod:`niugui.server.visibility`)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from fastapi import APIRouter, Header, Query
+from fastapi import Path as PathParam
+from fastapi.responses import JSONResponse, Response
+from starlette.concurrency import run_in_threadpool
+
+from .. import replays
+from ..directory import facts_of
+from ..http_errors import fail
+from ..lobby import LobbyQuery
+from ..protocol import BotLevel, LobbyStatus
+from ..services import AppServices, Services
+from ..store import GameRow
+from ..visibility import TableFacts, may_see
+
+router = APIRouter()
+
+
+@router.get("/api/me/seats")
+async def my_seats(svc: Services, authorization: str | None = Header(None)) -> dict[str, Any]:
+    """The tables where you hold a seat now (as ``welcome.seats``, with each table's name and
+    status), so that the lobby offers a way back to every one of them."""
+    account = await run_in_threadpool(svc.account_of, authorization)
+    if account is None:
+        raise fail(401, "unauthorized", "missing, unknown or expired token")
+    return {"seats": svc.hub.seats_of(account.id)}
+
+
+@router.get("/api/tables")
+async def tables(
+    svc: Services,
+    offset: int = Query(0, ge=0, le=1_000_000),
+    limit: int = Query(50, ge=1, le=100),
+    status: LobbyStatus | None = None,
+    free_seats: int | None = Query(None, ge=0, le=4),
+    bot_level: BotLevel | None = None,
+) -> Response:
+    """The lobby, a page at a time (as ``list_tables``); shared by every asker for a second."""
+    page = svc.lobby.page(LobbyQuery(offset, limit, status, free_seats, bot_level))
+    return Response(page, media_type="application/json")
+
+
+def stored_facts(row: dict[str, Any], players: Iterable[str]) -> TableFacts:
+    """What the visibility rule needs of a stored table (``players``: whoever sits or sat there)."""
+    return TableFacts(row["id"], row["creator"], row["code"], frozenset(players))
+
+
+def seated_now(svc: AppServices, table_id: str) -> frozenset[str]:
+    """The accounts seated at a table in memory now. Reads the hub: call it on the event loop."""
+    table = svc.hub.tables.get(table_id)
+    return frozenset() if table is None else facts_of(table).players
+
+
+@router.get("/api/tables/{table_id}/ledger")
+async def table_ledger(
+    svc: Services,
+    table_id: str = PathParam(max_length=32),
+    code: str | None = Query(None, max_length=16),
+    authorization: str | None = Header(None),
+) -> dict[str, Any]:
+    """A table's ledger; a private table's only for its creator, players and holders of its code."""
+    seated = seated_now(svc, table_id)
+
+    def read() -> dict[str, Any]:
+        row = svc.store.table_row(table_id)
+        entries = [] if row is None else svc.store.table_ledger(table_id)
+        players = seated | {e["account_id"] for e in entries if e["account_id"]}
+        viewer = svc.account_id_of(authorization)
+        if row is None or not may_see(stored_facts(row, players), viewer, code):
+            raise fail(404, "no_table", f"no table {table_id!r}")
+        return {"entries": entries}
+
+    return await run_in_threadpool(read)
+
+
+def may_see_game(svc: AppServices, game: GameRow, authorization: str | None, code: str | None) -> bool:
+    """A stored game: anyone's at a public table; a private table's only for those who played it, its
+    creator and holders of its code (:func:`niugui.server.visibility.may_see`). Reads the store only."""
+    row = svc.store.table_row(game.table_id)
+    players = {p["id"] for p in game.meta.get("players", []) if isinstance(p, dict) and p.get("id")}
+    viewer = svc.account_id_of(authorization)
+    return row is not None and may_see(stored_facts(row, players), viewer, code)
+
+
+@router.get("/api/games/{game_id}/record")
+def record(
+    game_id: int,
+    svc: Services,
+    code: str | None = Query(None, max_length=16),
+    authorization: str | None = Header(None),
+) -> JSONResponse:
+    """A finished game's record; of a private table only for its players and holders of the code."""
+    game = svc.store.game(game_id) if game_id in replays.GAME_IDS else None  # beyond: no game
+    if game is None or not may_see_game(svc, game, authorization, code):
+        raise fail(404, "no_game", f"no game {game_id}")
+    if game.record is None:
+        raise fail(404, "game_in_progress", f"game {game_id} is still in progress")
+    return JSONResponse(
+        game.record, headers={"Content-Disposition": f'attachment; filename="niugui-game-{game_id}.json"'}
+    )
