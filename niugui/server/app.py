@@ -27,6 +27,8 @@ from .config import Config
 from .fairuse import FairUse
 from .guard import Guard
 from .http_errors import HANDLERS
+from .dispatch import Registry
+from .handlers import ROUTES
 from .hub import Hub
 from .limits import Exempt
 from .metrics import Metrics
@@ -42,8 +44,9 @@ ROUTERS = (health.router, accounts.router, tables.router, community.router, repl
 """Every route of the app but the page, in the order they are matched."""
 
 
-def create_app(config: Config, opened: Store | None = None) -> FastAPI:
-    """The app, on the ``opened`` store or on one it opens at startup (migrated either way).
+def create_app(config: Config, opened: Store | None = None, routes: Registry = ROUTES) -> FastAPI:
+    """The app, on the ``opened`` store or on one it opens at startup (migrated either way), answering
+    the client messages of ``routes``.
 
     >>> paths = create_app(Config()).openapi()["paths"]
     >>> [path for path in paths if path.startswith("/api/me")]
@@ -54,7 +57,7 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        async with running(config, opened, FairUse(config.limits, exempt, metrics)) as services:
+        async with running(config, opened, FairUse(config.limits, exempt, metrics), routes) as services:
             app.state.services = services
             yield
 
@@ -71,14 +74,16 @@ def create_app(config: Config, opened: Store | None = None) -> FastAPI:
 
 
 @asynccontextmanager
-async def running(config: Config, opened: Store | None, fair: FairUse) -> AsyncIterator[AppServices]:
+async def running(
+    config: Config, opened: Store | None, fair: FairUse, routes: Registry
+) -> AsyncIterator[AppServices]:
     """The services from startup to shutdown: the store (migrated), the hub with its tables restored
     — or, on a cluster node, adopted (niugui/server/cluster) — the lobby, the expiry sweeper and the
     password hasher."""
     limits = config.limits
     store = opened or Store(config.database_url())
     store.migrate()
-    hub = Hub(store, config, fair.metrics)
+    hub = Hub(store, config, fair.metrics, routes=routes)
     node = None
     if config.cluster is None:
         hub.restore()

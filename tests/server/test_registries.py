@@ -8,9 +8,12 @@ from pathlib import Path
 from typing import Literal
 
 import pytest
+from fastapi.testclient import TestClient
 from pydantic import Field
 from table_harness import FakeClient, rig
 
+from niugui.server.app import create_app
+from niugui.server.config import Config
 from niugui.server.dispatch import Desk, Registry, route
 from niugui.server.handlers import ROUTES
 from niugui.server.protocol import ClientId, Ping, Prebuilt, Request
@@ -59,3 +62,17 @@ def test_every_table_message_names_a_table_and_only_those() -> None:
 def test_a_registry_with_one_route() -> None:
     only = Registry([route(Ping, lambda _d, _c, _m, reply: reply(Answer()))])
     assert list(only.types) == ["ping"]
+
+
+def test_a_new_message_over_the_websocket(tmp_path: Path) -> None:
+    """The whole way: a client sends ``echo`` over the WebSocket of an app built with the registry."""
+    app = create_app(Config(data_dir=tmp_path), routes=WITH_ECHO)
+    with TestClient(app) as http:
+        token = http.post("/api/guest", json={"nickname": "ann"}).json()["token"]
+        with http.websocket_connect("/ws") as ws:
+            ws.send_json({"type": "auth", "id": "a", "token": token})
+            assert ws.receive_json()["type"] == "welcome"
+            ws.send_json({"type": "echo", "id": "e1", "text": "hi"})
+            assert ws.receive_json() == {"type": "ack", "id": "e1", "seq": None, "data": {"echo": "hi"}}
+            ws.send_json({"type": "echo", "id": "e2", "text": "x" * 21})
+            assert ws.receive_json()["code"] == "invalid_message"
