@@ -69,9 +69,8 @@ Sent = tuple[int, float, str]
 """An event as it went out, kept for reconnects: ``(seq, time, its JSON)``, serialized once.
 
 A plain tuple rather than a class: the garbage collector stops tracking a tuple that holds only
-numbers and text, and a busy server keeps tens of thousands of these alive for seconds — as
-objects they were a third of what each of its middle-generation collections walked, in one stall
-(docs/benchmarks.md, "Checkpoints, garbage and seal keys").
+numbers and text, and a busy server keeps many of these alive (docs/benchmarks.md, "Checkpoints,
+garbage and seal keys").
 """
 
 
