@@ -90,6 +90,13 @@ def register(subparsers: Any) -> None:
         help="a quick-play, rating or fair-play setting, e.g. bots_after=30 (docs/community.md); repeatable",
     )
     parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+    parser.add_argument(
+        "--transport",
+        default="direct",
+        choices=["direct", "asgi"],  # config.Transport's (not imported here: every command would pay)
+        help="WebSockets through the direct path (default, faster; it relies on internals of uvicorn and"
+        " websockets) or through plain ASGI (a fallback should an upgrade break the direct path)",
+    )
     cluster = parser.add_argument_group(
         "cluster", "run as one node of a cluster sharing Redis and the database (docs/scaling.md)"
     )
@@ -118,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     from ..server.config import Community, Config, Limits
     from ..server.limits import Exempt
     from ..server.store import Store
-    from ..server.transport import DirectWebSockets
+    from ..server.transport import TRANSPORTS
     from ..server.ws.frames import WS_HARD_LIMIT
 
     for name, value in (
@@ -173,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
         limits=limits,
         community=community,
         exempt=tuple(args.exempt),
+        transport=args.transport,
         cluster=None
         if args.redis is None
         else ClusterSettings(
@@ -202,15 +210,19 @@ def run(args: argparse.Namespace) -> int:
         )
         return 1
     app = create_app(config, store)
-    print(f"niugui server on http://{args.host}:{args.port}/ (data: {args.db or args.data})", flush=True)
+    print(
+        f"niugui server on http://{args.host}:{args.port}/ (data: {args.db or args.data};"
+        f" transport: {config.transport})",
+        flush=True,
+    )
     server = uvicorn.Server(
         uvicorn.Config(
             app,
             host=args.host,
             port=args.port,
-            # uvicorn's default (websockets, sans-I/O) with a direct path for the app's messages:
-            # one write per connection per turn of the loop (niugui/server/transport.py)
-            ws=DirectWebSockets,
+            # uvicorn's default (websockets, sans-I/O), with a direct path for the app's messages
+            # unless --transport asgi (niugui/server/transport.py)
+            ws=TRANSPORTS[config.transport],
             ws_max_size=WS_HARD_LIMIT,
             # No permessage-deflate: compressing every frame was ~40% of the server's CPU per
             # action (docs/benchmarks.md); a table's frames are a few KiB per second per player.

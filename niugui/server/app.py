@@ -24,11 +24,11 @@ from fastapi import FastAPI
 
 from . import auth, expiry, logs
 from .config import Config
+from .dispatch import Registry
 from .fairuse import FairUse
 from .guard import Guard
-from .http_errors import HANDLERS
-from .dispatch import Registry
 from .handlers import ROUTES
+from .http_errors import HANDLERS
 from .hub import Hub
 from .limits import Exempt
 from .metrics import Metrics

@@ -6,8 +6,12 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from .cluster.settings import ClusterSettings
+
+Transport = Literal["direct", "asgi"]
+"""``niugui serve --transport``: WebSockets through the direct path or through plain ASGI."""
 
 
 @dataclass
@@ -175,6 +179,9 @@ class Config:
     """Networks (CIDR) that per-address limits do not apply to, e.g. a load generator's 127.0.0.1."""
     cluster: ClusterSettings | None = None
     """A node of a cluster (``--redis``); None: one process holds every table."""
+    transport: Transport = "direct"
+    """WebSockets served with the direct path (niugui/server/transport.py; faster, on internals of
+    uvicorn and websockets) or through plain ASGI (``niugui serve --transport asgi``)."""
     static_dir: Path | None = None
     """The web page; default: the package's ``niugui/web/static``."""
 

@@ -1,35 +1,23 @@
-"""The WebSocket transport under the app: uvicorn's default WebSocket protocol (the sans-I/O
-implementation on ``websockets``) with a direct path for the app's messages, offered to the app as
-the ASGI scope extension :data:`DIRECT`.
+"""The WebSocket transport under the app: uvicorn's sans-I/O WebSocket protocol (on ``websockets``)
+with a direct path for the app's messages, offered to the app as the ASGI scope extension
+:data:`DIRECT`. ``niugui serve --transport asgi`` runs uvicorn's own protocol instead
+(:data:`TRANSPORTS`): the app sees no extension and uses plain ASGI.
 
-Through plain ASGI each outgoing message passes Starlette's and uvicorn's ``send`` (an ``await``, a
-state check and a ``websockets`` frame object each) and is one ``write`` system call; each incoming
-one is queued, pauses and resumes the socket's reading, and wakes the app's reading task. That was
-about a third of the server's CPU per action (docs/benchmarks.md, "Server load"). The direct path:
+- :meth:`Direct.write_texts` frames what a connection has waiting and writes it at once, when the
+  socket is open and not paused for a slow reader (else the app sends through ASGI, which waits);
+- :meth:`Direct.receive_with` hands each message to a callback as it is parsed, in order; only the
+  disconnect still comes through ASGI ``receive``;
+- whole, small, unfragmented client text frames are unmasked and decoded here (:func:`client_texts`)
+  when ``websockets`` is between frames (:func:`between_frames`); anything else in a read, and all
+  after it, goes to ``websockets``. When a read holds good messages and then a frame ``websockets``
+  refuses, the good ones are handed over before the connection fails (uvicorn would drop them);
+- a connection that sent anything since its keep-alive timer was set is not pinged this time
+  (:meth:`DirectWebSockets.send_keepalive_ping`); a silent one is, as by uvicorn.
 
-- :meth:`Direct.write_texts` frames every message a connection has waiting and writes them with one
-  ``transport.write`` — when the socket is open and not paused for a slow reader (else it says no,
-  and the app sends through ASGI, which waits for the reader);
-- :meth:`Direct.receive_with` hands each text (or binary) message to a callback as it is parsed, in
-  order; only the disconnect still comes through ASGI ``receive``;
-- what a client sends most — whole, small, unfragmented text frames, one or a few per read — is
-  unmasked and decoded here (:func:`client_texts`) instead of by ``websockets``' generator-based
-  parser, whose calls per frame were the larger part of reading one (docs/benchmarks.md, "The floor
-  under an action"), when ``websockets`` is between frames (:func:`between_frames`). Anything else
-  in a read (a control frame, a fragment, a frame cut off by the read, a large or invalid one) and
-  everything after it goes to ``websockets`` as before. One difference: when a read holds good
-  messages and then a frame ``websockets`` refuses, uvicorn drops that read's messages along with
-  the connection, and whether it does depends on how the network cut the stream; here the good
-  messages before it are handed over, then the connection fails as before.
-
-Keep-alive: uvicorn pings each connection every ``ws_ping_interval`` (20 s) and closes it if no pong
-comes within ``ws_ping_timeout``. A connection that sent anything since its keep-alive timer was last
-set (a player who acted) is known to be alive and is not pinged this time
-(:meth:`DirectWebSockets.send_keepalive_ping`): every ping costs a write, the client's pong a read,
-and each a wake-up of an otherwise idle server (docs/benchmarks.md, "Keep-alive pings only to the
-silent"). A silent connection (a spectator, a player waiting, a dead peer) is pinged as before; a
-peer that dies right after speaking is found at most one interval later than with uvicorn's own
-pings (about 60 s after, against 40 s).
+This relies on internals of ``uvicorn`` and ``websockets``: their versions are pinned
+(requirements.lock) and bounded (pyproject.toml), and tests/server/test_transport_internals.py fails
+naming each internal an upgrade changed. What each part saves: docs/benchmarks.md, "The direct
+WebSocket path" and "Where the transport's, the dealer's and the fan-out's design comes from".
 """
 
 from __future__ import annotations
@@ -42,6 +30,8 @@ from typing import cast
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.protocol import Protocol, State
 from websockets.streams import StreamReader
+
+from .config import Transport
 
 try:  # websockets' own choice: its C helper, else the same in Python
     from websockets.speedups import apply_mask
@@ -239,3 +229,10 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
             self.receiver(message)
         except Exception:  # the app's bug must not break the connection's parsing
             _log.exception("the app failed on a WebSocket message")
+
+
+TRANSPORTS: dict[Transport, type[WebSocketsSansIOProtocol]] = {
+    "direct": DirectWebSockets,
+    "asgi": WebSocketsSansIOProtocol,
+}
+"""uvicorn's WebSocket protocol for each ``--transport``."""

@@ -2,31 +2,191 @@
 all. What goes to one node in one moment is sent as one message, in order: frames an owner built for
 that node's connections, and answers to the requests that node forwarded, keep their order.
 
-A message is lines: ``f <connection> <frame>`` (a frame for one of the node's connections, the JSON
-text the owner built) or ``j <json>`` (anything else: a request, an answer, a notice). Frames are JSON
-text, which never holds a raw newline.
+Every bus message is one of the models below (:data:`BusMessage`, told apart by ``kind``), one per
+line of a Redis message: its JSON, and for a :class:`FrameHead` a tab and the frame's text after it
+(JSON text holds no raw tab or newline, so neither ends the header early, and the frame is relayed as
+the owner built it, not escaped again). A line is parsed once, on receipt, by :func:`decode`; one that
+is not a bus message is refused with a log line and the others of its batch still delivered.
+
+>>> line = encode(FrameHead(conn="c1", table="t1", seq=7), '{"type":"event"}')
+>>> line
+'{"kind":"frame","conn":"c1","table":"t1","seq":7,"snapshot":false}\\t{"type":"event"}'
+>>> decode(line)
+(FrameHead(kind='frame', conn='c1', table='t1', seq=7, snapshot=False), '{"type":"event"}')
+>>> decode('{"kind":"owner","table":"t1","node":"n2"}')
+Owner(kind='owner', table='t1', node='n2')
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Callable
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PlainSerializer,
+    PlainValidator,
+    TypeAdapter,
+    ValidationError,
+)
 from redis.asyncio import Redis
 
 from .. import logs
+from ..handlers import ROUTES
+from ..protocol import LobbyData, SeatData, TableData
+from ..protocol import Request as ClientRequest
 
-Frame = Callable[[str, str], None]
-"""Called with (connection id, frame) for each frame that came for a connection of this node."""
-Notice = Callable[[dict[str, Any]], None]
-"""Called with each other message that came (decoded)."""
+
+def _client_request(value: Any) -> ClientRequest:
+    """A client message carried by the bus, read by the registry of client messages."""
+    if isinstance(value, ClientRequest):
+        return value
+    kind = value.get("type") if isinstance(value, dict) else None
+    found = ROUTES.get(kind) if isinstance(kind, str) else None
+    if found is None:
+        raise ValueError(f"not a client message type: {kind!r}")
+    request: ClientRequest = found.model.model_validate(value)
+    return request
+
+
+def _dump_request(message: ClientRequest) -> dict[str, Any]:
+    return message.model_dump(mode="json")
+
+
+CarriedRequest = Annotated[ClientRequest, PlainValidator(_client_request), PlainSerializer(_dump_request)]
+"""Any client message of the registry (``niugui.server.handlers.ROUTES``), as the bus carries it."""
+
+
+class _Bus(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class FrameHead(_Bus):
+    """A frame for one of the receiving node's connections: which, and (for a table's frame) which
+    table and ``seq`` it is, so that the receiver orders frames without reading their text."""
+
+    kind: Literal["frame"] = "frame"
+    conn: str
+    table: str | None = None
+    """None: a frame of no table's sequence (an invitation, a quick-play notice): delivered as is."""
+    seq: int | None = None
+    snapshot: bool = False
+    """A snapshot (everything the seat may know at ``seq``), not one event."""
+
+
+class Request(_Bus):
+    """A request of a connection of node ``origin`` for a table this node owns (or is to create)."""
+
+    kind: Literal["request"] = "request"
+    id: str
+    origin: str
+    conn: str
+    account: str
+    nickname: str
+    bot: bool = False
+    message: CarriedRequest
+    table: str | None = None
+    """The table it is for (for ``create_table``: the id the origin chose for it)."""
+
+
+class Answered(_Bus):
+    """Request ``id`` succeeded: what its ``ack`` says."""
+
+    kind: Literal["answered"] = "answered"
+    id: str
+    seq: int | None = None
+    data: LobbyData | TableData | SeatData | None = None
+
+
+class Refused(_Bus):
+    """Request ``id`` was refused: what its ``error`` says."""
+
+    kind: Literal["refused"] = "refused"
+    id: str
+    code: str
+    message: str
+    rule: str | None = None
+
+
+class Bye(_Bus):
+    """Connection ``conn`` of node ``origin`` is gone."""
+
+    kind: Literal["bye"] = "bye"
+    origin: str
+    conn: str
+
+
+class Owner(_Bus):
+    """Node ``node`` owns ``table`` now (it adopted it)."""
+
+    kind: Literal["owner"] = "owner"
+    table: str
+    node: str
+
+
+class Free(_Bus):
+    """Node ``node`` drained: it released these tables' leases."""
+
+    kind: Literal["free"] = "free"
+    tables: list[str]
+    node: str
+
+
+Notice = Request | Answered | Refused | Bye | Owner | Free
+"""Every bus message but a frame."""
+BusMessage = Annotated[FrameHead | Notice, Field(discriminator="kind")]
+_ADAPTER: TypeAdapter[FrameHead | Notice] = TypeAdapter(BusMessage)
+
+
+class Refusal(ValueError):
+    """A line that is not a bus message."""
+
+
+def encode(message: FrameHead | Notice, frame: str | None = None) -> str:
+    """One line: ``message``'s JSON, and the ``frame`` text after a tab (a :class:`FrameHead`'s)."""
+    head = message.model_dump_json()
+    return head if frame is None else f"{head}\t{frame}"
+
+
+def decode(line: str) -> tuple[FrameHead, str] | Notice:
+    """The message of one line (a frame: its head and its text); :class:`Refusal` says why a line
+    is none.
+
+    >>> decode('{"kind":"owner","table":"t1"}')
+    Traceback (most recent call last):
+    ...
+    niugui.server.cluster.bus.Refusal: not a bus message: owner: node: Field required
+    """
+    head, tab, frame = line.partition("\t")
+    try:
+        message = _ADAPTER.validate_json(head)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = "".join(f"{part}: " for part in first["loc"])
+        raise Refusal(f"not a bus message: {where}{first['msg']}") from None
+    if isinstance(message, FrameHead):
+        if not tab:
+            raise Refusal("not a bus message: a frame's head without its text")
+        return message, frame
+    if tab:
+        raise Refusal(f"not a bus message: {message.kind} with a frame's text")
+    return message
+
+
+OnFrame = Callable[[FrameHead, str], None]
+"""Called with each frame that came for a connection of this node: its head and its text."""
+OnNotice = Callable[[Notice], None]
+"""Called with each other message that came."""
 
 
 class Bus:
-    def __init__(self, redis: Redis, prefix: str, node_id: str, on_frame: Frame, on_notice: Notice) -> None:
+    def __init__(
+        self, redis: Redis, prefix: str, node_id: str, on_frame: OnFrame, on_notice: OnNotice
+    ) -> None:
         self.redis = redis
         self.prefix = prefix
         self.node_id = node_id
@@ -38,6 +198,8 @@ class Bus:
         self._tasks: list[asyncio.Task[None]] = []
         self._pubsub = redis.pubsub(ignore_subscribe_messages=True)
         self.published = 0
+        self.refused = 0
+        """Lines received that were not bus messages (each logged)."""
 
     def channel(self, node_id: str) -> str:
         return f"{self.prefix}:to:{node_id}"
@@ -67,12 +229,13 @@ class Bus:
 
     # ---- sending -------------------------------------------------------------------------------------
 
-    def frame(self, node_id: str, connection: str, frame: str) -> None:
-        self._put(node_id, f"f {connection} {frame}")
+    def frame(self, node_id: str, head: FrameHead, frame: str) -> None:
+        """A frame (JSON text, no raw newline) for connection ``head.conn`` of node ``node_id``."""
+        self._put(node_id, encode(head, frame))
 
-    def send(self, node_id: str, message: dict[str, Any]) -> None:
+    def send(self, node_id: str, message: Notice) -> None:
         """To one node (``"*"``: to every node, this one too)."""
-        self._put(node_id, "j " + json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+        self._put(node_id, encode(message))
 
     def _put(self, node_id: str, line: str) -> None:
         self._outbox.setdefault(node_id, []).append(line)
@@ -120,15 +283,21 @@ class Bus:
             if message is None or message.get("type") != "message":
                 continue
             data = message["data"]
-            self._dispatch(data.decode() if isinstance(data, bytes) else str(data))
+            self.dispatch(data.decode() if isinstance(data, bytes) else str(data))
 
-    def _dispatch(self, data: str) -> None:
+    def dispatch(self, data: str) -> None:
+        """Hand each line of one Redis message over; refuse (and log) each that is no bus message."""
         for line in data.split("\n"):
             try:
-                if line.startswith("f "):
-                    connection, _, frame = line[2:].partition(" ")
-                    self.on_frame(connection, frame)
-                elif line.startswith("j "):
-                    self.on_notice(json.loads(line[2:]))
+                received = decode(line)
+            except Refusal as refusal:
+                self.refused += 1
+                logs.warning("a cluster message was refused", reason=str(refusal), size=len(line))
+                continue
+            try:
+                if isinstance(received, tuple):
+                    self.on_frame(*received)
+                else:
+                    self.on_notice(received)
             except Exception:
                 logs.exception("a cluster message failed")

@@ -22,41 +22,39 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
 import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from redis.asyncio import BlockingConnectionPool, Redis
 
 from .. import gcpolicy, logs
 from ..creation import short_id
-from ..handlers import CLIENT_TYPES
 from ..hub import Hub
 from ..protocol import (
-    Ack,
     CreateTable,
     Leave,
     ListTables,
+    LobbyData,
     Ping,
     Prebuilt,
-    Request,
     SeatRef,
     Sit,
     TableSummary,
     Watch,
 )
+from ..protocol import Request as ClientRequest
 from ..store import StaleWrite, Write
 from ..tables import Answer, Client, Fault, Reply, Table, is_bot_account
+from ..tables.fanout import TableFrame
 from ..writer import Done, EventWriter
-from .bus import Bus
+from .bus import Answered, Bus, Bye, FrameHead, Free, Notice, Owner, Refused, Request
 from .lease import Leases
 from .settings import ClusterSettings
 
-_HEAD = re.compile(r'\{"type":"(event|snapshot)","table":"([^"\\]*)","seq":(\d+)')
 ORPHAN_SCAN_EVERY = 10
 """Scans (a third of a lease each) between two looks for orphans when no node vanished meanwhile."""
 MOVING = "this table is moving to another node; try again in a moment"
@@ -107,7 +105,13 @@ class RemoteClient:
         """A bot account's connection (its seat is labelled ``bot_account``)."""
 
     def send(self, message: str) -> None:
-        self._bus.frame(self.node_id, self.connection, message)
+        if isinstance(message, TableFrame):
+            head = FrameHead(
+                conn=self.connection, table=message.table, seq=message.seq, snapshot=message.snapshot
+            )
+        else:
+            head = FrameHead(conn=self.connection)
+        self._bus.frame(self.node_id, head, message)
 
 
 class FencedWriter:
@@ -179,7 +183,7 @@ class Pending:
     reply: Reply
     timer: asyncio.TimerHandle
     client: Client
-    message: Request
+    message: ClientRequest
     table: str | None
     node: str
 
@@ -248,7 +252,7 @@ class Node:
         with contextlib.suppress(Exception):
             for table_id, (token, _) in held.items():
                 await self.leases.release(table_id, token)
-            self.bus.send("*", {"k": "free", "tables": list(held), "node": self.node_id})
+            self.bus.send("*", Free(tables=list(held), node=self.node_id))
             await self.redis.delete(self._node_key(self.node_id), self._lobby_key(self.node_id))
             await self.redis.srem(f"{self.prefix}:nodes", self.node_id)
             await self.bus.close()
@@ -280,7 +284,7 @@ class Node:
 
     # ---- the hub's hooks ----------------------------------------------------------------------------
 
-    def take(self, client: Client, message: Request, reply: Reply) -> bool:
+    def take(self, client: Client, message: ClientRequest, reply: Reply) -> bool:
         """True when the request is this node's to forward (``reply`` is called later)."""
         if isinstance(client, RemoteClient) or isinstance(message, Ping | ListTables):
             return False  # a forwarded request is served here or refused, never forwarded again
@@ -321,7 +325,7 @@ class Node:
         if connection is not None:
             self._local.pop(connection, None)
             for node in self._asked.pop(client, set()):
-                self.bus.send(node, {"k": "bye", "conn": connection, "from": self.node_id})
+                self.bus.send(node, Bye(origin=self.node_id, conn=connection))
 
     # ---- requests for other nodes' tables --------------------------------------------------------------
 
@@ -369,7 +373,7 @@ class Node:
             await self.leases.release(table_id, token)
             reply(fault)
 
-    async def _forward_table(self, client: Client, message: Request, ref: str, reply: Reply) -> None:
+    async def _forward_table(self, client: Client, message: ClientRequest, ref: str, reply: Reply) -> None:
         follow = self.follows.get(ref)
         if follow is not None and follow.owner is not None and follow.owner in self.loads:
             self._forward(follow.owner, client, message, reply, ref)  # no look-up: its frames come from there
@@ -401,7 +405,9 @@ class Node:
             return
         self._forward(owner, client, message, reply, table_id)
 
-    def _forward(self, node: str, client: Client, message: Request, reply: Reply, table: str | None) -> None:
+    def _forward(
+        self, node: str, client: Client, message: ClientRequest, reply: Reply, table: str | None
+    ) -> None:
         request_id = secrets.token_hex(8)
         timer = asyncio.get_running_loop().call_later(
             self.settings.request_seconds, self._timed_out, request_id
@@ -415,41 +421,34 @@ class Node:
             code = getattr(message, "code", None)
             if code is not None:
                 follow.codes[client] = code
-        self.bus.send(
-            node,
-            {
-                "k": "req",
-                "id": request_id,
-                "from": self.node_id,
-                "conn": self._conn(client),
-                "acct": client.account_id,
-                "nick": client.nickname,
-                "bot": is_bot_account(client),
-                "msg": message.model_dump(mode="json"),
-                "table": table,
-            },
+        request = Request(
+            id=request_id,
+            origin=self.node_id,
+            conn=self._conn(client),
+            account=client.account_id,
+            nickname=client.nickname,
+            bot=is_bot_account(client),
+            message=message,
+            table=table,
         )
+        self.bus.send(node, request)
 
     def _timed_out(self, request_id: str) -> None:
         pending = self.pending.pop(request_id, None)
         if pending is not None:
             pending.reply(Fault("server_error", "the table's node did not answer; try again"))
 
-    def _answered(self, message: dict[str, Any]) -> None:
-        pending = self.pending.pop(message["id"], None)
+    def _answered(self, message: Answered | Refused) -> None:
+        pending = self.pending.pop(message.id, None)
         if pending is None:
             return
         pending.timer.cancel()
-        error = message.get("err")
-        if error is not None:
+        if isinstance(message, Refused):
             follow = self.follows.get(pending.table or "")
-            if error[1] == MOVING and follow is not None and follow.owner == pending.node:
+            if message.message == MOVING and follow is not None and follow.owner == pending.node:
                 follow.owner = None  # not there any more: look it up next time
-            pending.reply(Fault(error[0], error[1], error[2]))
+            pending.reply(Fault(message.code, message.message, message.rule))
             return
-        ack = Ack.model_validate(
-            {"type": "ack", "id": "-", "seq": message.get("seq"), "data": message.get("data")}
-        )
         table, client = pending.table, pending.client
         if table is not None and isinstance(pending.message, Leave):
             follow = self.follows.get(table)
@@ -460,27 +459,26 @@ class Node:
             follow = self.follows.setdefault(table, Follow(pending.node))
             follow.owner = pending.node
             follow.clients.setdefault(client, None)
-        pending.reply(Answer(ack.seq, ack.data))
+        pending.reply(Answer(message.seq, message.data))
 
     # ---- frames for this node's connections ----------------------------------------------------------
 
-    def _frame(self, connection: str, frame: str) -> None:
-        client = self._local.get(connection)
+    def _frame(self, head: FrameHead, frame: str) -> None:
+        client = self._local.get(head.conn)
         if client is None:
             return
-        head = _HEAD.match(frame)
-        if head is None:
+        table, seq = head.table, head.seq
+        if table is None or seq is None:  # of no table's sequence
             client.send(frame)
             return
-        kind, table, seq = head.group(1), head.group(2), int(head.group(3))
         follow = self.follows.get(table)
         if table in self.hub.tables or follow is None or client not in follow.clients:
             return  # late, from an owner it no longer follows there (it left, or the table is here now)
         last = follow.clients[client]
         if last is not None:
-            if seq <= last and not (kind == "snapshot" and seq == last):
+            if seq <= last and not (head.snapshot and seq == last):
                 return  # had it already (a replay that overlapped, or the old owner late)
-            if kind == "event" and seq > last + 1:  # a gap (a message lost): ask the owner to replay
+            if not head.snapshot and seq > last + 1:  # a gap (a message lost): ask the owner to replay
                 self._rewatch(table, [client])
                 return
         follow.clients[client] = seq
@@ -520,24 +518,26 @@ class Node:
 
     # ---- requests from other nodes ---------------------------------------------------------------------
 
-    def _notice(self, message: dict[str, Any]) -> None:
-        kind = message.get("k")
-        if kind == "req":
-            self._serve(message)
-        elif kind == "ans":
-            self._answered(message)
-        elif kind == "bye":
-            proxy = self.proxies.pop((message["from"], message["conn"]), None)
-            if proxy is not None:
-                self.hub.disconnect(proxy)
-        elif kind == "owner":
-            table, node = message["table"], message["node"]
-            if node != self.node_id and table in self.fences:
-                self.fences.pop(table, None)
-                self._lose(table)
-            self._moved(table, node)
-        elif kind == "free" and message.get("node") != self.node_id:
-            asyncio.get_running_loop().create_task(self._adopt_all(message["tables"]))
+    def _notice(self, message: Notice) -> None:
+        match message:
+            case Request():
+                self._serve(message)
+            case Answered() | Refused():
+                self._answered(message)
+            case Bye(origin=origin, conn=conn):
+                proxy = self.proxies.pop((origin, conn), None)
+                if proxy is not None:
+                    self.hub.disconnect(proxy)
+            case Owner(table=table, node=node):
+                if node != self.node_id and table in self.fences:
+                    self.fences.pop(table, None)
+                    self._lose(table)
+                self._moved(table, node)
+            case Free(tables=tables, node=node):
+                if node != self.node_id:
+                    asyncio.get_running_loop().create_task(self._adopt_all(tables))
+            case _:
+                assert_never(message)
 
     def _moved(self, table_id: str, node: str) -> None:
         follow = self.follows.get(table_id)
@@ -546,47 +546,39 @@ class Node:
             follow.asking.clear()
             self._rewatch(table_id, list(follow.clients))
 
-    def _serve(self, message: dict[str, Any]) -> None:
-        origin, request_id = message["from"], message["id"]
+    def _serve(self, message: Request) -> None:
+        origin, request_id = message.origin, message.id
         self.metrics.forwarded.labels("in").inc()
 
         def reply(outcome: Answer | BaseException) -> None:
+            answer: Answered | Refused
             if isinstance(outcome, Fault):
-                answer: dict[str, Any] = {"err": [outcome.code, str(outcome), outcome.rule]}
+                answer = Refused(id=request_id, code=outcome.code, message=str(outcome), rule=outcome.rule)
             elif isinstance(outcome, BaseException):
-                answer = {"err": ["server_error", "the server failed on this request", None]}
+                answer = Refused(
+                    id=request_id, code="server_error", message="the server failed on this request"
+                )
             else:
-                given = outcome.data
-                data: Any = given
-                if isinstance(given, Prebuilt):
-                    data = json.loads(given.json)
-                elif given is not None:
-                    data = given.model_dump(mode="json")
-                answer = {"seq": outcome.seq, "data": data}
-            self.bus.send(origin, {"k": "ans", "id": request_id, **answer})
+                data = outcome.data
+                if isinstance(data, Prebuilt):  # the lobby's shared page (never forwarded today)
+                    data = LobbyData.model_validate_json(data.json)
+                answer = Answered(id=request_id, seq=outcome.seq, data=data)
+            self.bus.send(origin, answer)
 
-        key = (origin, message["conn"])
+        key = (origin, message.conn)
         proxy = self.proxies.get(key)
         if proxy is None:
             proxy = self.proxies[key] = RemoteClient(
-                self.bus, origin, key[1], message["acct"], message["nick"], message.get("bot") is True
+                self.bus, origin, message.conn, message.account, message.nickname, message.bot
             )
-        try:
-            body = message["msg"]
-            request = CLIENT_TYPES[body["type"]].model_validate(body)
-            if isinstance(request, CreateTable):
-                table_id = message.get("table") or short_id(8)
-                asyncio.get_running_loop().create_task(self._create_here(proxy, request, reply, table_id))
-                return
-            ref = getattr(request, "table", None)
-            if isinstance(ref, str) and self._local_table(ref, isinstance(request, Watch | Sit)) is None:
-                raise Fault("server_error", MOVING)
-        except Fault as fault:
-            reply(fault)
+        request = message.message
+        if isinstance(request, CreateTable):
+            table_id = message.table or short_id(8)
+            asyncio.get_running_loop().create_task(self._create_here(proxy, request, reply, table_id))
             return
-        except Exception:
-            logs.exception("a forwarded request was not understood", origin=origin)
-            reply(Fault("server_error", "the server failed on this request"))
+        ref = getattr(request, "table", None)
+        if isinstance(ref, str) and self._local_table(ref, isinstance(request, Watch | Sit)) is None:
+            reply(Fault("server_error", MOVING))
             return
         self.hub.handle(proxy, request, reply)
 
@@ -743,7 +735,7 @@ class Node:
         self.loads[self.node_id] = len(self.fences)
         logs.info("table adopted", table=table_id, node=self.node_id, seq=table.state.seq)
         self._moved(table_id, self.node_id)  # this node's followers subscribe here
-        self.bus.send("*", {"k": "owner", "table": table_id, "node": self.node_id})
+        self.bus.send("*", Owner(table=table_id, node=self.node_id))
 
     def _lose(self, table_id: str) -> None:
         """The lease is gone (another node has the table): drop it; this node's own connections follow

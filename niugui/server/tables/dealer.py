@@ -1,13 +1,10 @@
 """The server's dealer: the deck, the 翻牌 and each game's secret from the operating system's CSPRNG
 (:mod:`niugui.fairness`), with the secrets' seal keys worked out ahead of the deals.
 
-A game's seal key (:func:`niugui.fairness.seal_key`, 1,005 hashes: 2.2–2.4 ms here) is needed at
-its deal, for the commitment, and again at its end; worked out there, on the event loop, it held
-up every table for that long, twice a game. The dealer keeps :data:`AHEAD` secrets whose keys a
-thread of its own has already worked out (``seal_key`` remembers them), and draws one on the spot
-only when none is ready yet (the first deal). The hashing still takes the interpreter's lock, so
-the loop gives up the same CPU, but in slices of at most the switch interval (0.5 ms, set by the
-event writer) between its callbacks instead of one pause of 2–4 ms.
+A game needs its secret's seal key (:func:`niugui.fairness.seal_key`) at its deal and at its end.
+The dealer keeps :data:`AHEAD` secrets whose keys a thread of its own has already worked out
+(``seal_key`` remembers them), so the event loop works a key out only when none is ready yet (the
+first deal). Why, and what it costs: docs/benchmarks.md, "Checkpoints, garbage and seal keys".
 """
 
 from __future__ import annotations

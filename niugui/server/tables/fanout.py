@@ -39,6 +39,26 @@ class Client(Protocol):
         """Queue a frame (JSON text) for this connection."""
 
 
+class TableFrame(str):
+    """A table's ``event`` or ``snapshot`` frame (its JSON text) that says, beside the text, which
+    table and ``seq`` it is: a cluster node relays it to another node's connection with these,
+    and nobody reads them back out of the text.
+
+    >>> frame = TableFrame('{"type":"snapshot"}', "t1", 7, snapshot=True)
+    >>> frame == '{"type":"snapshot"}', frame.table, frame.seq, frame.snapshot
+    (True, 't1', 7, True)
+    """
+
+    table: str
+    seq: int
+    snapshot: bool
+
+    def __new__(cls, text: str, table: str, seq: int, snapshot: bool = False) -> TableFrame:
+        frame = super().__new__(cls, text)
+        frame.table, frame.seq, frame.snapshot = table, seq, snapshot
+        return frame
+
+
 def is_bot_account(client: object) -> bool:
     """Whether a connection (a :class:`Client`, or an account row) is a bot account's: its seat is
     labelled ``bot_account``, it can be invited, and quick play leaves it out unless a table's
@@ -50,9 +70,8 @@ Sent = tuple[int, float, str]
 """An event as it went out, kept for reconnects: ``(seq, time, its JSON)``, serialized once.
 
 A plain tuple rather than a class: the garbage collector stops tracking a tuple that holds only
-numbers and text, and a busy server keeps tens of thousands of these alive for seconds — as
-objects they were a third of what each of its middle-generation collections walked, in one stall
-(docs/benchmarks.md, "Checkpoints, garbage and seal keys").
+numbers and text, and a busy server keeps many of these alive (docs/benchmarks.md, "Checkpoints,
+garbage and seal keys").
 """
 
 
@@ -70,7 +89,7 @@ class FanOut:
 
     # ---- building frames ----------------------------------------------------------------------------
 
-    def event_frames(self, state: TableState, sent: Sent) -> list[tuple[Client, str]]:
+    def event_frames(self, state: TableState, sent: Sent) -> list[tuple[Client, TableFrame]]:
         """The frame of a just-applied event for every subscriber; remembered for reconnects."""
         self.recent.append(sent)
         if not self.subscribers:
@@ -80,7 +99,13 @@ class FanOut:
         seats = {seat for _, seat in recipients}
         views = {} if state.game is None else state.game.views(seats, history=False)
         head = event_head(self.table_id, *sent)
-        frames = {seat: event_for(head, view_json(views.get(seat)), shared.for_seat(seat)) for seat in seats}
+        seq = sent[0]
+        frames = {
+            seat: TableFrame(
+                event_for(head, view_json(views.get(seat)), shared.for_seat(seat)), self.table_id, seq
+            )
+            for seat in seats
+        }
         return [(client, frames[seat]) for client, seat in recipients]
 
     def state_json(self, state: TableState) -> StateJson:
@@ -90,16 +115,17 @@ class FanOut:
             cached = self._state = (state.changed, StateJson(table_state(state)))
         return cached[1].at(state.deadline)
 
-    def snapshot(self, state: TableState, seat: int | None) -> str:
+    def snapshot(self, state: TableState, seat: int | None) -> TableFrame:
         """Everything ``seat`` may know of the table now (the view with its history)."""
         view = seat_view(state, seat, history=True)
-        return snapshot_frame(
+        text = snapshot_frame(
             self.table_id, state.seq, view_json(view), self.state_json(state).for_seat(seat)
         )
+        return TableFrame(text, self.table_id, state.seq, snapshot=True)
 
     def catch_up(
         self, state: TableState, seat: int | None, last_seq: int | None, older: OlderEvents
-    ) -> list[str]:
+    ) -> list[TableFrame]:
         """What a (re)subscribing recipient needs: the events after ``last_seq`` (``replay: true``,
         the last with the current view), or a snapshot when there is no ``last_seq`` or it missed
         more than ``replay_max`` events."""
@@ -117,7 +143,13 @@ class FanOut:
         now = self.state_json(state).for_seat(seat)
         last = view_json(seat_view(state, seat))
         return [
-            event_frame(self.table_id, seq, time, event, last if i == len(missed) - 1 else "null", now, True)
+            TableFrame(
+                event_frame(
+                    self.table_id, seq, time, event, last if i == len(missed) - 1 else "null", now, True
+                ),
+                self.table_id,
+                seq,
+            )
             for i, (seq, time, event) in enumerate(missed)
         ]
 
