@@ -27,7 +27,7 @@ import numpy as np
 
 from ..combos import Combo, classify_mask
 from ..learn.features import CANDIDATES, encode_actions, encode_state
-from ..learn.model import WEIGHTS, Network
+from ..learn.model import WEIGHTS, Network, cached_network
 from .base import Action, Bot, View
 from .expert import DEFAULT, decide
 from .knowledge import Tracker, codes_of_mask, mask_of_codes, situation_from_view
@@ -36,12 +36,6 @@ from .search import prior_candidates
 MARGIN = 0.1
 """Points a game a candidate must be predicted to gain over the expert's choice to be played, for
 weights that carry no margin of their own."""
-
-
-@lru_cache(maxsize=4)
-def network(path: str = str(WEIGHTS)) -> Network:
-    """The network at ``path``, loaded once per process."""
-    return Network.load(path)
 
 
 class LearnedBot(Bot):
@@ -56,7 +50,8 @@ class LearnedBot(Bot):
                              "known: weights, margin")
         net = options.pop("net", None)
         super().__init__(seed, **options)
-        self.net: Network = net if isinstance(net, Network) else network(str(options.get("weights", WEIGHTS)))
+        weights = str(options.get("weights", WEIGHTS))
+        self.net: Network = net if isinstance(net, Network) else cached_network(weights)
         default = MARGIN if self.net.margin is None else self.net.margin
         self.margin = float(options.get("margin", default))
         self.tracker = Tracker(0)
