@@ -22,14 +22,13 @@ import random
 from collections.abc import Iterable, MutableSequence, Sequence
 from typing import Any, Literal, Required, TypedDict
 
-from .cards import CARDS, DECK_SIZE, S2, S3, Card, cards_of, codes_of, mask_of, parse_cards
+from .cards import BLACK_MASK, CARDS, DECK_SIZE, Card, cards_of, codes_of, mask_of, parse_cards
 from .combos import FIVE, Combo, classify_mask
 from .moves import Kept, follow, follow_singles, keep
 
 SEATS = 4
 FORMAT = "niugui-record"
 VERSION = 1
-BLACK_MASK = (1 << S3) | (1 << S2)
 
 OUTCOME_ZH = {
     "sweep": "牛鬼完胜",

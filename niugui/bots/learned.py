@@ -25,12 +25,13 @@ from typing import Any
 
 import numpy as np
 
+from ..cards import codes_of, mask_of_codes
 from ..combos import Combo, classify_mask
 from ..learn.features import CANDIDATES, encode_actions, encode_state
 from ..learn.model import WEIGHTS, Network, cached_network
 from .base import Action, Bot, View
 from .expert import DEFAULT, decide
-from .knowledge import Tracker, codes_of_mask, mask_of_codes, situation_from_view
+from .knowledge import Tracker, situation_from_view
 from .search import prior_candidates
 
 MARGIN = 0.1
@@ -75,7 +76,7 @@ class LearnedBot(Bot):
             if gains[best] > self.margin:
                 pick = best + 1
         chosen = cands[pick]
-        return None if chosen is None else codes_of_mask(chosen.mask)
+        return None if chosen is None else codes_of(chosen.mask)
 
 
 @lru_cache(maxsize=1 << 14)

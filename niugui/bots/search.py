@@ -51,8 +51,9 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from typing import Any
 
+from ..cards import BLACK_MASK
 from ..combos import FIVE, Combo, classify_mask
-from ..game import BLACK_MASK, SEATS, Game
+from ..game import SEATS, Game
 from .base import Action, Bot, View, log
 from .belief import weigh
 from .expert import DEFAULT, FAST, expert_combo

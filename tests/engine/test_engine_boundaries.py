@@ -82,6 +82,38 @@ def test_R17_R24_a_combination_value_layout_is_known_only_to_combos() -> None:
                 assert name != "CLASS_SPAN", f"{file.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}"
 
 
+CARD_SPELLINGS = ("♠", "黑桃", "joker", "[dchs", "[DCHS")
+"""Text in a pattern that spells cards (R6): only ``cards.py`` reads cards from text."""
+
+
+def test_R1_R6_R10_card_facts_and_the_card_tokenizer_live_in_cards_only() -> None:
+    """Issue 27: no module but ``cards.py`` builds a table from the deck (a code → index map, the
+    codes), a mask from ♠3/♠2 or the deck size (R1, R10), a function named like one of ``cards.py``'s,
+    or a pattern that reads cards from text (R6)."""
+    cards_tree = ast.parse((PACKAGE / "cards.py").read_text(encoding="utf-8"))
+    public = {n.name for n in cards_tree.body if isinstance(n, ast.FunctionDef)} | {"codes_of_mask"}
+    found = []
+    for file, tree in sources(["."]):
+        if file.name == "cards.py":
+            continue
+        where = file.relative_to(ROOT)
+        for node in tree.body:
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                for part in ast.walk(node.value):
+                    if isinstance(part, ast.comprehension) and ast.unparse(part.iter) == "CARDS":
+                        found.append(f"{where}:{node.lineno} builds a table from CARDS")
+                    if (isinstance(part, ast.BinOp) and isinstance(part.op, ast.LShift)
+                            and ast.unparse(part.right) in ("S2", "S3", "DECK_SIZE")):
+                        found.append(f"{where}:{node.lineno} makes a mask of {ast.unparse(part.right)}")
+            if isinstance(node, ast.FunctionDef) and node.name in public:
+                found.append(f"{where}:{node.lineno} defines {node.name} again")
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and ast.unparse(node.func) == "re.compile" and node.args
+                    and any(spelling in ast.unparse(node.args[0]) for spelling in CARD_SPELLINGS)):
+                found.append(f"{where}:{node.lineno} reads cards from text with its own pattern")
+    assert not found, found
+
+
 def played(seed: int, steps: int) -> Game:
     game = Game.deal(seed=seed, first_drawer=seed % 4)
     for step in range(steps):
