@@ -22,14 +22,15 @@ from typing import Any, Literal, Required, TypedDict
 
 from .game import Game
 from .game import RecordError as RecordError  # the record API's error; the parser in game raises it
-from .series import FirstDrawer, FlipInfo
+from .series import FirstDrawer, FlipRecord
 
 META_VERSION = 1
 APPS = ("niugui serve", "niugui play", "niugui arena")
 
 
-class PlayerRef(TypedDict):
-    """Who sat in a seat: an account (``id``; ``None`` for a local player or a bot), the name shown,
+class RecordPlayer(TypedDict):
+    """A player as a record's ``meta`` names it (the wire's is :class:`niugui.server.protocol.PlayerRef`).
+    Who sat in a seat: an account (``id``; ``None`` for a local player or a bot), the name shown,
     and for a bot its spec (``expert``, ``package.module:Class``), else ``None``."""
 
     id: str | None
@@ -41,7 +42,7 @@ class Meta(TypedDict, total=False):
     """A record's ``meta``, the same for every app (version :data:`META_VERSION`):
 
     - ``app``: ``niugui serve``, ``niugui play`` or ``niugui arena``; ``game_no``: the game's number in
-      its series (a table's, a session's), from 1; ``players``: seats 0..3 as :class:`PlayerRef`;
+      its series (a table's, a session's), from 1; ``players``: seats 0..3 as :class:`RecordPlayer`;
     - ``first_drawer_by``: ``flip`` (翻牌, and ``flip`` shows the card) or ``previous_first`` (the
       previous game's 上游, ``flip`` is null) — R8, as :meth:`niugui.series.Series.first_drawer` decided;
     - optional: ``started_at`` / ``finished_at`` (ISO 8601, UTC), ``table`` (the server's table id),
@@ -54,9 +55,9 @@ class Meta(TypedDict, total=False):
     version: Required[int]
     app: Required[str]
     game_no: Required[int]
-    players: Required[list[PlayerRef]]
+    players: Required[list[RecordPlayer]]
     first_drawer_by: Required[Literal["flip", "previous_first"]]
-    flip: Required[FlipInfo | None]
+    flip: Required[FlipRecord | None]
     started_at: str
     finished_at: str
     table: str
@@ -67,12 +68,14 @@ class Meta(TypedDict, total=False):
 
 
 
-def new_meta(app: str, game_no: int, players: Sequence[PlayerRef], first: FirstDrawer, **extra: Any) -> Meta:
+def new_meta(
+    app: str, game_no: int, players: Sequence[RecordPlayer], first: FirstDrawer, **extra: Any
+) -> Meta:
     """The ``meta`` of a game about to be played (``extra``: the optional keys of :class:`Meta`).
 
     >>> from niugui.series import decide_first_drawer
     >>> from niugui.cards import parse_cards
-    >>> bots = [PlayerRef(id=None, nickname="expert", bot="expert")] * 4
+    >>> bots = [RecordPlayer(id=None, nickname="expert", bot="expert")] * 4
     >>> meta = new_meta("niugui arena", 1, bots, decide_first_drawer(None, lambda: parse_cards("D7")[0]))
     >>> meta["first_drawer_by"], meta["flip"]
     ('flip', {'card': 'D7', 'value': 7, 'first_drawer': 2})

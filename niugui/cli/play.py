@@ -34,7 +34,7 @@ from ..bots import Bot, choose_safely, load_bot
 from ..cards import CARDS, Card, NotACard, parse_cards, read_cards
 from ..combos import FIVE_KINDS, classify
 from ..game import SEATS, Game, IllegalMove, SeatView
-from ..record import Meta, PlayerRef, RecordError, meta_of_record, new_meta, record_of_game
+from ..record import Meta, RecordError, RecordPlayer, meta_of_record, new_meta, record_of_game
 from ..series import Series, flip_value
 from . import terminal_view as tv
 from .i18n import LANGS, kind_name, rule_reason, tr
@@ -367,9 +367,9 @@ class Session:
         else:
             self.say(tr(lang, "first_drawer_prev", who=self.name(first_drawer)))
         players = [
-            PlayerRef(id=None, nickname="you", bot=None)
+            RecordPlayer(id=None, nickname="you", bot=None)
             if s == self.human
-            else PlayerRef(id=None, nickname=f"bot {self.specs[s]}", bot=self.specs[s])
+            else RecordPlayer(id=None, nickname=f"bot {self.specs[s]}", bot=self.specs[s])
             for s in range(SEATS)
         ]
         self.meta = new_meta(

@@ -114,6 +114,18 @@ def test_R1_R6_R10_card_facts_and_the_card_tokenizer_live_in_cards_only() -> Non
     assert not found, found
 
 
+def test_no_two_classes_of_the_package_share_a_name() -> None:
+    """Issue 27: distinct things have distinct names (a record's player is not the wire's
+    ``PlayerRef``, the server's table model not the wire's ``TableState``)."""
+    where: dict[str, list[str]] = {}
+    for file, tree in sources(["."]):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                where.setdefault(node.name, []).append(str(file.relative_to(ROOT)))
+    shared = {name: files for name, files in where.items() if len(files) > 1}
+    assert not shared, shared
+
+
 def played(seed: int, steps: int) -> Game:
     game = Game.deal(seed=seed, first_drawer=seed % 4)
     for step in range(steps):

@@ -10,7 +10,7 @@ from table_harness import ManualClock, SeededDealer
 
 from niugui import Game
 from niugui.server.protocol import EvDeal, EvTableCreated, TableSettings
-from niugui.server.tables import Fault, Step, Stored, TableState, reduce, turn_due
+from niugui.server.tables import Fault, Step, Stored, TableModel, reduce, turn_due
 from niugui.server.tables import commands as cmd
 from niugui.server.tables.clock import Clock, Due
 
@@ -19,7 +19,7 @@ class Driver:
     """Applies what commands return the way the glue does (minus the store): reduce, then follow-ups."""
 
     def __init__(self, seed: int = 3, **settings: Any) -> None:
-        self.state = TableState("t1", creator="a0", code=None)
+        self.state = TableModel("t1", creator="a0", code=None)
         self.time = 1000.0
         self.dealer = SeededDealer(seed)
         self.leaving: dict[int, str] = {}

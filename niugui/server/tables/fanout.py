@@ -25,7 +25,7 @@ from ..protocol import (
     snapshot_frame,
     view_json,
 )
-from .state import TableState
+from .state import TableModel
 
 
 class Client(Protocol):
@@ -69,7 +69,7 @@ class FanOut:
 
     # ---- building frames ----------------------------------------------------------------------------
 
-    def event_frames(self, state: TableState, sent: Sent) -> list[tuple[Client, str]]:
+    def event_frames(self, state: TableModel, sent: Sent) -> list[tuple[Client, str]]:
         """The frame of a just-applied event for every subscriber; remembered for reconnects."""
         self.recent.append(sent)
         if not self.subscribers:
@@ -82,14 +82,14 @@ class FanOut:
         frames = {seat: event_for(head, view_json(views.get(seat)), shared.for_seat(seat)) for seat in seats}
         return [(client, frames[seat]) for client, seat in recipients]
 
-    def state_json(self, state: TableState) -> StateJson:
+    def state_json(self, state: TableModel) -> StateJson:
         """The table state serialized; kept while only the turn (and so the deadline) changes."""
         cached = self._state
         if cached is None or cached[0] != state.changed:
             cached = self._state = (state.changed, StateJson(table_state(state)))
         return cached[1].at(state.deadline)
 
-    def snapshot(self, state: TableState, seat: int | None) -> str:
+    def snapshot(self, state: TableModel, seat: int | None) -> str:
         """Everything ``seat`` may know of the table now (the view with its history)."""
         view = seat_view(state, seat, history=True)
         return snapshot_frame(
@@ -97,7 +97,7 @@ class FanOut:
         )
 
     def catch_up(
-        self, state: TableState, seat: int | None, last_seq: int | None, older: OlderEvents
+        self, state: TableModel, seat: int | None, last_seq: int | None, older: OlderEvents
     ) -> list[str]:
         """What a (re)subscribing recipient needs: the events after ``last_seq`` (``replay: true``,
         the last with the current view), or a snapshot when there is no ``last_seq`` or it missed
@@ -120,7 +120,7 @@ class FanOut:
             for i, (seq, time, event) in enumerate(missed)
         ]
 
-    def summary(self, state: TableState, for_account: str | None = None) -> TableSummary:
+    def summary(self, state: TableModel, for_account: str | None = None) -> TableSummary:
         """The table as the lobby lists it (the join code only for its creator and players)."""
         insider = for_account is not None and (
             for_account == state.creator or state.seat_of(for_account) is not None
@@ -138,14 +138,14 @@ class FanOut:
         )
 
 
-def seat_view(state: TableState, seat: int | None, history: bool = False) -> SeatView | None:
+def seat_view(state: TableModel, seat: int | None, history: bool = False) -> SeatView | None:
     """The engine's view for ``seat`` (None: a spectator) — the only source of game data sent out."""
     if state.game is None:
         return None
     return state.game.view(seat, history=history)
 
 
-def table_state(state: TableState) -> protocol.TableState:
+def table_state(state: TableModel) -> protocol.TableState:
     """The table around the game, as every recipient gets it (``you`` is added per recipient)."""
     series = state.series
     return protocol.TableState(

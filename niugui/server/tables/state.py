@@ -5,7 +5,7 @@ and after a restart alike. :func:`reduce` does no I/O, reads no clock and draws 
 the same events give the same state (times come from the events themselves).
 
 >>> from niugui.server.protocol import EvSeatTaken, EvTableCreated, PlayerRef, TableSettings
->>> state = TableState("t1", creator="a1", code=None)
+>>> state = TableModel("t1", creator="a1", code=None)
 >>> created = EvTableCreated(kind="table_created", settings=TableSettings(), creator="a1")
 >>> reduce(state, Stored(1, 100.0, created))
 >>> bob = PlayerRef(id="b1", nickname="bob")
@@ -93,8 +93,9 @@ class Stored:
 
 
 @dataclass(slots=True)
-class TableState:
-    """Everything about one table that its events determine."""
+class TableModel:
+    """The server's model of one table: everything its events determine (what a client is sent of
+    it is :class:`niugui.server.protocol.TableState`)."""
 
     id: str
     creator: str
@@ -153,7 +154,7 @@ class TableState:
         return slot.human and not slot.autoplay
 
 
-def status_after(status: TableStatus, state: TableState, event: AnyEvent) -> TableStatus:
+def status_after(status: TableStatus, state: TableModel, event: AnyEvent) -> TableStatus:
     """The table's status once ``event`` is applied (``status``: the status before it)."""
     if isinstance(event, EvDeal):
         return "playing"
@@ -165,7 +166,7 @@ def status_after(status: TableStatus, state: TableState, event: AnyEvent) -> Tab
     return status
 
 
-def reduce(state: TableState, stored: Stored) -> None:
+def reduce(state: TableModel, stored: Stored) -> None:
     """Apply one stored event to ``state`` (in place). Events are applied in sequence order, once each.
 
     Deterministic: no I/O, no clock, no randomness; a ``deal`` brings its hidden part in ``stored.deal``.
@@ -240,7 +241,7 @@ def reduce(state: TableState, stored: Stored) -> None:
             pass
 
 
-def _acted(state: TableState, seat: int, by: str, time: float) -> None:
+def _acted(state: TableModel, seat: int, by: str, time: float) -> None:
     slot = state.seats[seat]
     if by == "timeout":
         slot.timeouts += 1

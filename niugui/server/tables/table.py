@@ -47,7 +47,7 @@ from .clock import Clock, Due, Timers, ready_due, turn_due
 from .commands import Dealer, Fault, Step
 from .dealer import FairDealer
 from .fanout import Client, FanOut, Sent, is_bot_account
-from .state import Stored, TableState, reduce, status_after
+from .state import Stored, TableModel, reduce, status_after
 
 
 @dataclass(slots=True)
@@ -114,7 +114,7 @@ class Services:
 class Table:
     def __init__(
         self,
-        state: TableState,
+        state: TableModel,
         services: Services,
         config: Config,
         metrics: Metrics,
