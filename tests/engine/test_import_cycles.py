@@ -2,9 +2,10 @@
 
 Every module is read with ``ast`` and every import is collected: module-level, inside functions
 (lazy), under ``if TYPE_CHECKING``, absolute and relative. ``from pkg import name`` is an edge to
-``pkg.name`` when that is a module, otherwise to ``pkg``. The implicit import of a parent package
-is not an edge (Python runs it first, whatever it imports). Any cycle in the resulting graph fails
-the test, named module by module.
+``pkg.name`` when that is a module, otherwise to ``pkg``. Importing ``a.b.c`` also runs the
+``__init__`` of ``a.b`` and ``a``: those are edges too, except for the packages the importer itself
+sits in (they are already running). Any cycle in the resulting graph fails the test, named module
+by module.
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
                     found.add(f"{source}.{alias.name}")
                 elif source in modules:
                     found.add(source)
+    inside = {name.rsplit(".", n)[0] for n in range(name.count(".") + 1)}
+    for module in list(found):
+        parts = module.split(".")
+        found.update(p for p in (".".join(parts[:n]) for n in range(1, len(parts))) if p not in inside)
     found.discard(name)
     return found
 
@@ -93,12 +98,14 @@ def test_the_walk_sees_lazy_relative_and_type_checking_imports(tmp_path: Path) -
     (package / "__init__.py").write_text("")
     (package / "sub" / "__init__.py").write_text("")
     (package / "a.py").write_text("def f():\n    from .sub import b\n    return b\n")
+    (package / "c.py").write_text("from pkg.sub.b import x\n")
     (package / "sub" / "b.py").write_text(
         "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from ..a import f\n"
     )
     graph = import_graph(package)
-    assert graph["pkg.a"] == {"pkg.sub.b"}
+    assert graph["pkg.a"] == {"pkg.sub.b", "pkg.sub"}
     assert graph["pkg.sub.b"] == {"pkg.a"}
+    assert graph["pkg.c"] == {"pkg.sub.b", "pkg.sub"}  # importing pkg.sub.b runs pkg/sub/__init__
     assert find_cycle(graph) == ["pkg.a", "pkg.sub.b", "pkg.a"]
 
 
