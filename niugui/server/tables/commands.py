@@ -57,6 +57,7 @@ from ..protocol import (
     TableSettings,
 )
 from ..store import LedgerEntry, PlayerCard, RatedGame
+from ..timer import AUTOPLAY_AFTER_TIMEOUTS
 from .state import Deal, TableModel, status_after
 
 
@@ -339,10 +340,10 @@ def set_autoplay(state: TableModel, account_id: str, on: bool) -> list[Step]:
 
 
 def timed_out(state: TableModel, seat: int) -> list[Step]:
-    """The seat's turn timer ran out (the bot then plays this turn, ``by: "timeout"``): the second
-    time in a row the seat stays in 托管."""
+    """The seat's turn timer ran out (the bot then plays this turn, ``by: "timeout"``): the
+    :data:`~niugui.server.timer.AUTOPLAY_AFTER_TIMEOUTS`-th time in a row the seat stays in 托管."""
     slot = state.seats[seat]
-    if slot.timeouts + 1 >= 2 and not slot.autoplay:
+    if slot.timeouts + 1 >= AUTOPLAY_AFTER_TIMEOUTS and not slot.autoplay:
         return steps(EvAutoplay(kind="autoplay", seat=seat, on=True, reason="timeout"))
     return []
 

@@ -58,7 +58,8 @@ class SeatSlot:
     autoplay_reason: str | None = None
     ready: bool = False
     timeouts: int = 0
-    """Turns in a row the timer ran out on (two put the seat in 托管)."""
+    """Turns in a row the timer ran out on (:data:`~niugui.server.timer.AUTOPLAY_AFTER_TIMEOUTS` put
+    the seat in 托管)."""
 
     @property
     def human(self) -> bool:
