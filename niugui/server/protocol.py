@@ -598,6 +598,16 @@ class EvEscape(Message):
     reason: LeaveReason
 
 
+class EvLeaving(Message):
+    """A seat that has gone out this game leaves when it ends (stood up, or away past the grace
+    period); its ``seat_left`` comes with the game's end. (A seat that still holds cards escapes
+    instead, R35, and leaves with the game's end just the same.)"""
+
+    kind: Literal["leaving"]
+    seat: Seat
+    reason: LeaveReason
+
+
 class EvAutoplay(Message):
     kind: Literal["autoplay"]
     seat: Seat
@@ -644,6 +654,7 @@ AnyEvent = (
     | EvPlay
     | EvPass
     | EvEscape
+    | EvLeaving
     | EvAutoplay
     | EvPresence
     | EvGameOver

@@ -17,7 +17,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
@@ -63,9 +63,11 @@ def ready_due(state: TableModel, ready_seconds: float) -> Due | None:
     return Due("ready", -1, (state.game_no, -1), state.between_since + ready_seconds)
 
 
-def grace_seats(state: TableModel, leaving: Mapping[int, str]) -> set[int]:
-    """Seats whose player is away: each has a grace period before it counts as gone (R35)."""
-    return {n for n, slot in enumerate(state.seats) if slot.human and not slot.online and n not in leaving}
+def grace_seats(state: TableModel) -> set[int]:
+    """Seats whose player is away (and not leaving already): each has a grace period before it
+    counts as gone (R35)."""
+    seats = enumerate(state.seats)
+    return {n for n, slot in seats if slot.human and not slot.online and n not in state.leaving}
 
 
 EARLY = 0.001
@@ -123,7 +125,7 @@ class Clock:
         """What the turn waits for (the loop's timer may be armed for earlier, see :meth:`_arm_turn`)."""
         return self._turn
 
-    def sync(self, state: TableModel, leaving: Mapping[int, str], busy: Due | None = None) -> None:
+    def sync(self, state: TableModel, busy: Due | None = None) -> None:
         """Arm what the state makes due and cancel what it no longer does. ``busy``: what a bot is
         choosing for already (nothing is armed for it)."""
         due = turn_due(state)
@@ -139,7 +141,7 @@ class Clock:
             if ready is not None and ready.at is not None:
                 delay = max(0.0, ready.at - self._now())
                 self._ready = (ready, self._timers.call_later(delay, self._fire, ready))
-        away = grace_seats(state, leaving)
+        away = grace_seats(state)
         for seat in list(self._grace):
             if seat not in away:
                 self._grace.pop(seat).cancel()

@@ -19,7 +19,7 @@ niugui.server.tables.commands.Fault: you hold no seat at this table; you cannot 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -40,6 +40,7 @@ from ..protocol import (
     EvEscape,
     EvFlip,
     EvGameOver,
+    EvLeaving,
     EvPass,
     EvPlay,
     EvPresence,
@@ -206,18 +207,18 @@ def seated(state: TableModel, account_id: str) -> int:
     return seat
 
 
-def vacate(state: TableModel, seat: int, reason: LeaveReason) -> tuple[list[Step], bool]:
-    """Free a seat: the events now, and whether the seat still leaves when the game ends.
-
-    During a game, while it holds cards, that is an escape (R35) which ends the game; a seat that
-    has gone out already leaves when the game is over.
-    """
+def vacate(state: TableModel, seat: int, reason: LeaveReason) -> list[Step]:
+    """Free a seat. During a game, while it holds cards, that is an escape (R35) which ends the game;
+    a seat that has gone out already is ``leaving``. Either way the seat leaves when the game is over
+    (:attr:`TableModel.leaving <niugui.server.tables.state.TableModel.leaving>`, kept across restarts)."""
     game = state.game
     if state.status == "playing" and game is not None and not game.over:
         if game.count(seat) > 0:
-            return steps(EvEscape(kind="escape", seat=seat, reason=reason)), True
-        return [], True
-    return steps(EvSeatLeft(kind="seat_left", seat=seat, reason=reason)), False
+            return steps(EvEscape(kind="escape", seat=seat, reason=reason))
+        if seat in state.leaving:
+            return []
+        return steps(EvLeaving(kind="leaving", seat=seat, reason=reason))
+    return steps(EvSeatLeft(kind="seat_left", seat=seat, reason=reason))
 
 
 def fill_bots(state: TableModel, account_id: str) -> list[Step]:
@@ -392,13 +393,11 @@ def _game_in_progress(state: TableModel) -> Game:
 # ---- what a new state makes due ---------------------------------------------------------------------
 
 
-def follow_up(
-    state: TableModel, leaving: Mapping[int, LeaveReason], dealer: Dealer, now: float
-) -> list[Step]:
+def follow_up(state: TableModel, dealer: Dealer, now: float) -> list[Step]:
     """What the state makes due by itself: the end of a game that is over, or the next deal."""
     game = state.game
     if state.status == "playing" and game is not None and game.over:
-        return finish_game(state, leaving, now)
+        return finish_game(state, now)
     if abandoned(state):
         return end_abandoned(state)
     return start_game(state, dealer, now)
@@ -479,7 +478,7 @@ def rated_game(state: TableModel) -> RatedGame | None:
     )
 
 
-def finish_game(state: TableModel, leaving: Mapping[int, LeaveReason], now: float) -> list[Step]:
+def finish_game(state: TableModel, now: float) -> list[Step]:
     """A game that is over: its ``game_over`` (record, ledger, the deal revealed), the seats that
     leave with it, and ``table_finished`` after the table's last game."""
     game, deal = state.game, state.deal
@@ -511,7 +510,7 @@ def finish_game(state: TableModel, leaving: Mapping[int, LeaveReason], now: floa
         reveal=reveal,
     )
     done = [Step(over, finish=Finish(record, entries, rated_game(state)))]
-    for seat, reason in sorted(leaving.items()):
+    for seat, reason in sorted(state.leaving.items()):
         if state.seats[seat].player is not None:
             done.append(Step(EvSeatLeft(kind="seat_left", seat=seat, reason=reason)))
     if status_after(state.status, state, over) == "finished":

@@ -17,7 +17,7 @@ the same events give the same state (times come from the events themselves).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from niugui.game import Game
 from niugui.series import Series
@@ -30,6 +30,7 @@ from ..protocol import (
     EvEscape,
     EvFlip,
     EvGameOver,
+    EvLeaving,
     EvPass,
     EvPlay,
     EvPresence,
@@ -40,6 +41,7 @@ from ..protocol import (
     EvTableCreated,
     EvTableFinished,
     FlipInfo,
+    LeaveReason,
     PlayerRef,
     TableSettings,
     TableStatus,
@@ -119,6 +121,9 @@ class TableModel:
     """When the seat to move got its turn (its timer counts from here)."""
     between_since: float = 0.0
     """When the last game ended (the ready timeout between games counts from here)."""
+    leaving: dict[int, LeaveReason] = field(default_factory=dict)
+    """Seats that leave when the game in progress ends (an ``escape`` or ``leaving`` event), and why;
+    a seat is dropped from it by its ``seat_left``."""
     changed: int = 0
     """The seq of the last event that changed the table around the game (a play or a pass changes
     only the game and whose turn it is): the fan-out keeps the table's state serialized until then."""
@@ -206,6 +211,9 @@ def reduce(state: TableModel, stored: Stored) -> None:
             state.seats[seat] = SeatSlot(player=event.player, ready=True)
         case EvSeatLeft(seat=seat):
             state.seats[seat] = SeatSlot()
+            state.leaving.pop(seat, None)
+        case EvLeaving(seat=seat):
+            state.leaving[seat] = event.reason
         case EvReady(seat=seat):
             state.seats[seat].ready = True
         case EvFlip():
@@ -227,6 +235,7 @@ def reduce(state: TableModel, stored: Stored) -> None:
         case EvEscape(seat=seat):
             assert state.game is not None
             state.game.escape(seat)
+            state.leaving[seat] = event.reason
         case EvGameOver():
             assert state.game is not None and state.game.result is not None
             state.series.add(state.game.result)
@@ -240,6 +249,8 @@ def reduce(state: TableModel, stored: Stored) -> None:
             state.creator = event.creator
         case EvTableFinished() | EvChat():
             pass
+        case _:
+            assert_never(event)
 
 
 def _acted(state: TableModel, seat: int, by: str, time: float) -> None:
