@@ -378,7 +378,10 @@ class Table:
             return
         self.fresh = False
         for step, write in zip(todo, writes, strict=True):
-            self._apply(Stored(write.seq, write.time, step.event, step.deal), write.payload)
+            event = step.event
+            if write.game_id is not None:  # a deal: its event as stored, with the new game's id
+                event = event.model_copy(update={"game_id": write.game_id})
+            self._apply(Stored(write.seq, write.time, event, step.deal), write.payload)
         self._run([], done)
 
     def _apply(self, stored: Stored, payload: str) -> None:
