@@ -8,8 +8,7 @@ True
 
 from .cards import CARDS, Card, parse_cards
 from .combos import Combo, classify
-from .game import Game, IllegalMove, Result
-from .record import RecordError
+from .game import Game, IllegalMove, RecordError, Result
 
 __all__ = [
     "CARDS",

@@ -40,7 +40,7 @@ from typing import Any
 from .bots import choose_checked, load_bot
 from .cards import CARDS
 from .game import SEATS, Game
-from .record import PlayerRef, new_meta, record_of_game
+from .record import RecordPlayer, new_meta, record_of_game
 from .series import decide_first_drawer
 
 ARRANGEMENTS: tuple[tuple[int, ...], ...] = tuple(sorted(set(permutations((0, 0, 1, 1)))))
@@ -113,7 +113,7 @@ def play_game(
     meta = new_meta(
         "niugui arena",
         deal * len(ARRANGEMENTS) + arrangement + 1,
-        [PlayerRef(id=None, nickname=specs[b], bot=specs[b]) for b in seats],
+        [RecordPlayer(id=None, nickname=specs[b], bot=specs[b]) for b in seats],
         first,
         seed=deal_seed(seed, deal),
         arena={"bots": list(specs), "seed": seed, "deal": deal, "arrangement": arrangement},

@@ -98,11 +98,23 @@ class Card(int):
 
     @classmethod
     def parse(cls, token: str) -> Card:
-        """Read one card in any R6 notation; raise ``ValueError`` naming the token otherwise."""
+        """Read one card in any R6 notation; raise :class:`NotACard` naming the token otherwise."""
         index = _TOKEN_INDEX.get(_normalise(token))
         if index is None:
-            raise ValueError(f"not a card: {token!r} (R6: write cards like S3, D4, HT, BJ, ♠3, 黑桃10)")
+            raise NotACard(token)
         return _CARDS[index]
+
+
+class NotACard(ValueError):
+    """Text that is not a card (R6); ``token`` is the text, the message names it.
+
+    >>> str(NotACard("X9")), NotACard("X9").token
+    ("not a card: 'X9' (R6: write cards like S3, D4, HT, BJ, ♠3, 黑桃10)", 'X9')
+    """
+
+    def __init__(self, token: str) -> None:
+        super().__init__(f"not a card: {token!r} (R6: write cards like S3, D4, HT, BJ, ♠3, 黑桃10)")
+        self.token = token
 
 
 def _code(index: int) -> str:
@@ -145,24 +157,35 @@ S2 = CARDS[11 * 4 + 3]
 S3 = CARDS[12 * 4 + 3]
 """♠3, 牛鬼3 (R10)."""
 FULL_MASK = (1 << DECK_SIZE) - 1
+"""All 54 cards as a mask."""
+BLACK_MASK = S3.mask | S2.mask
+"""♠3 and ♠2, the 牛鬼 cards that mark the black side (R10), as a mask."""
+CODE_INDEX: dict[str, int] = {code: index for index, code in enumerate(_CODES)}
+"""Canonical code (R6, as views and records spell cards) → card index."""
+JOKER_NAMES_EN = {SMALL_JOKER: "small joker", BIG_JOKER: "big joker"}
+"""The jokers' English names, as a screen in English writes them and :func:`read_cards` reads them."""
 
 _SEPARATORS = re.compile(r"[\s,，、]+")
+_JOKER_WORDS = re.compile(r"(small|big)\s*joker", re.IGNORECASE)
+_RUN = re.compile("|".join(re.escape(t) for t in sorted(_TOKEN_INDEX, key=len, reverse=True)))
+"""Any one spelling of :data:`_TOKEN_INDEX`, the longest first: cards typed without a separator."""
 
 
 def parse_cards(text: str | Iterable[str | int]) -> list[Card]:
     """Read cards separated by whitespace or commas, in any R6 notation.
 
-    Also takes an iterable of codes or card indices. Raises ``ValueError`` naming a bad token.
+    Also takes an iterable of codes or card indices. Raises :class:`NotACard` (a ``ValueError``)
+    naming a bad token.
 
     >>> parse_cards("D4, c4")
     [D4, C4]
     >>> parse_cards("S3 X9")
     Traceback (most recent call last):
     ...
-    ValueError: not a card: 'X9' (R6: write cards like S3, D4, HT, BJ, ♠3, 黑桃10)
+    niugui.cards.NotACard: not a card: 'X9' (R6: write cards like S3, D4, HT, BJ, ♠3, 黑桃10)
     """
     if isinstance(text, str):
-        tokens: Iterable[str | int] = [t for t in _SEPARATORS.split(text) if t]
+        tokens: Iterable[str | int] = _tokens(text)
     else:
         tokens = text
     cards = []
@@ -176,6 +199,49 @@ def parse_cards(text: str | Iterable[str | int]) -> list[Card]:
         else:
             raise ValueError(f"not a card: {token!r} (R6)")
     return cards
+
+
+def read_cards(text: str) -> list[Card]:
+    """Cards as a person types them: any R6 notation, separated as :func:`parse_cards` reads them
+    or run together (``d4c4``, ``♠3♠2``), and the jokers by their English names as the screen shows
+    them. Raises :class:`NotACard` naming the first separated token that is not cards.
+
+    >>> read_cards("s3 10h"), read_cards("d4c4h4"), read_cards("♠3♠2"), read_cards("黑桃10红桃J")
+    ([S3, HT], [D4, C4, H4], [S3, S2], [ST, HJ])
+    >>> read_cards("small joker, Big Joker")
+    [BJ, RJ]
+    >>> read_cards("d4 s33")
+    Traceback (most recent call last):
+    ...
+    niugui.cards.NotACard: not a card: 's33' (R6: write cards like S3, D4, HT, BJ, ♠3, 黑桃10)
+    """
+    text = _JOKER_WORDS.sub(lambda m: " BJ " if m.group(1).lower() == "small" else " RJ ", text)
+    cards: list[Card] = []
+    for token in _tokens(text):
+        normal = _normalise(token)
+        run = [normal] if normal in _TOKEN_INDEX else _RUN.findall(normal)
+        if not run or "".join(run) != normal:
+            raise NotACard(token)
+        cards.extend(_CARDS[_TOKEN_INDEX[piece]] for piece in run)
+    return cards
+
+
+def _tokens(text: str) -> list[str]:
+    """The tokens of ``text`` between separators (whitespace, commas, 、)."""
+    return [t for t in _SEPARATORS.split(text) if t]
+
+
+def mask_of_codes(codes: Iterable[str]) -> int:
+    """The mask of cards spelled canonically (R6, as views and records do); ``KeyError`` for any
+    other text (:func:`parse_cards` reads every notation).
+
+    >>> mask_of_codes(["D4", "H4"])
+    5
+    """
+    mask = 0
+    for code in codes:
+        mask |= 1 << CODE_INDEX[code]
+    return mask
 
 
 def mask_of(cards: Iterable[int]) -> int:

@@ -43,8 +43,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from .cards import CARDS, Card
-from .game import Game, IllegalMove
-from .record import VERSION, RecordError, game_from_record, meta_of_record, record_of_game
+from .game import VERSION, Game, IllegalMove, RecordError
+from .record import meta_of_record
 from .series import flip_first_drawer, flip_value
 
 SCHEME = "niugui-fair/2"
@@ -250,7 +250,7 @@ def verify_record(record: Any, seen: str | None = None) -> str:
     if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
         raise FairnessError("deck: the record must give the deal as a deck of 54 card codes")
     try:
-        game = game_from_record(record)
+        game = Game.from_record(record)
     except (RecordError, IllegalMove) as error:
         raise FairnessError(f"the record does not replay: {error}") from None
     if scheme == SCHEME_V1:
@@ -325,7 +325,7 @@ def _verify_v2(record: dict[str, Any], proof: dict[str, Any], commitment: str, g
         raise FairnessError("meta.fairness.statement: is not what the record's deal and seating say")
     if not game.over:
         raise FairnessError("actions: the record stops before the game is over; a sealed record is whole")
-    actions = record_of_game(game)["actions"]  # canonical: the engine's card order
+    actions = game.to_record()["actions"]  # canonical: the engine's card order
     head = chain(commitment, actions)
     if head != str(fields["chain"]).lower():
         raise FairnessError("MISMATCH: the hash chain over the actions is not the one the record carries")

@@ -22,12 +22,13 @@ import random
 from collections.abc import Iterable, MutableSequence, Sequence
 from typing import Any, Literal, Required, TypedDict
 
-from .cards import DECK_SIZE, S2, S3, Card, cards_of, codes_of, mask_of, parse_cards
+from .cards import BLACK_MASK, CARDS, DECK_SIZE, Card, cards_of, codes_of, mask_of, parse_cards
 from .combos import FIVE, Combo, classify_mask
 from .moves import Kept, follow, follow_singles, keep
 
 SEATS = 4
-BLACK_MASK = (1 << S3) | (1 << S2)
+FORMAT = "niugui-record"
+VERSION = 1
 
 OUTCOME_ZH = {
     "sweep": "牛鬼完胜",
@@ -105,6 +106,10 @@ class SeatView(_SeatViewKeys, total=False):
     result: ResultDict
     hands: list[list[str]]
     dealt: list[list[str]]
+
+
+class RecordError(ValueError):
+    """A record that is malformed (bad structure, types or deal); the message names the field."""
 
 
 class IllegalMove(ValueError):
@@ -326,19 +331,69 @@ class Game:
 
     @classmethod
     def from_record(cls, record: dict[str, Any]) -> Game:
-        """Replay a game record (RECORD.md): shorthand for :func:`niugui.record.game_from_record`.
+        """Replay a game record (RECORD.md); raise :class:`RecordError` (malformed) or
+        :class:`IllegalMove` (with ``.index``). The game knows nothing of ``meta``: read it with
+        :func:`niugui.record.meta_of_record`.
 
-        ``record`` sits on top of ``game``: it is imported here, when called, never at module level.
+        >>> Game.from_record({"format": "chess"})
+        Traceback (most recent call last):
+        ...
+        niugui.game.RecordError: format: expected "niugui-record", got 'chess'
         """
-        from .record import game_from_record
-
-        return game_from_record(record)
+        if not isinstance(record, dict):
+            raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
+        if record.get("format") != FORMAT:
+            raise RecordError(f'format: expected "{FORMAT}", got {record.get("format")!r}')
+        version = record.get("version")
+        if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
+            raise RecordError(f"version: this engine reads version {VERSION}, got {version!r}")
+        variant = record.get("variant", {})
+        if variant not in ({}, None):
+            raise RecordError(
+                f"variant: no rule variants are implemented, got {variant!r} (RULES.md section 6)"
+            )
+        first_drawer = record.get("first_drawer")
+        if not isinstance(first_drawer, int) or isinstance(first_drawer, bool) or not 0 <= first_drawer < 4:
+            raise RecordError(f"first_drawer: must be a seat 0..3, got {first_drawer!r}")
+        game = _deal_of_record(record, first_drawer)
+        meta = record.get("meta")
+        if meta is not None and not isinstance(meta, dict):
+            raise RecordError("meta: expected an object")
+        actions = record.get("actions", [])
+        if not isinstance(actions, list):
+            raise RecordError("actions: expected a list")
+        for index, action in enumerate(actions):
+            _apply_recorded(game, index, action)
+        if "result" in record and record["result"] is not None:
+            expected = game.result.to_dict() if game.result is not None else None
+            if record["result"] != expected:
+                raise RecordError(
+                    f"result: the record says {record['result']!r} "
+                    f"but replaying its actions gives {expected!r}"
+                )
+        return game
 
     def to_record(self) -> dict[str, Any]:
-        """This game as a record without ``meta``: shorthand for :func:`niugui.record.record_of_game`."""
-        from .record import record_of_game
-
-        return record_of_game(self)
+        """This game as it stands, as a record without ``meta`` (RECORD.md; with ``meta``:
+        :func:`niugui.record.record_of_game`)."""
+        record: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "variant": {},
+            "first_drawer": self.first_drawer,
+        }
+        if self.deck is not None:
+            record["deck"] = [str(CARDS[c]) for c in self.deck]
+        else:
+            record["hands"] = [[str(c) for c in self.dealt(seat)] for seat in range(SEATS)]
+        record["actions"] = [
+            {"seat": seat, "play": [str(c) for c in cards]} if action == "play"
+            else {"seat": seat, action: True}
+            for seat, action, cards in self.actions()
+        ]
+        if self.result is not None:
+            record["result"] = self.result.to_dict()
+        return record
 
     def copy(self) -> Game:
         """An independent copy (for search): same deal, same state."""
@@ -721,3 +776,61 @@ def _action_dict(seat: int, action: str, mask: int, kind: str) -> ActionEntry:
     if action == "pass":
         return {"seat": seat, "pass": True}
     return {"seat": seat, "escape": True}
+
+
+def _deal_of_record(record: dict[str, Any], first_drawer: int) -> Game:
+    has_deck, has_hands = "deck" in record, "hands" in record
+    if has_deck == has_hands:
+        raise RecordError("deck/hands: a record gives the deal as exactly one of 'deck' or 'hands'")
+    try:
+        if has_deck:
+            deck = record["deck"]
+            if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
+                raise RecordError("deck: expected a list of 54 card codes")
+            return Game.from_deck(deck, first_drawer)
+        hands = record["hands"]
+        if (
+            not isinstance(hands, list)
+            or len(hands) != 4
+            or not all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands)
+        ):
+            raise RecordError("hands: expected four lists of card codes, seats 0..3")
+        return Game.from_hands(hands, first_drawer)
+    except RecordError:
+        raise
+    except ValueError as error:
+        field = "deck" if has_deck else "hands"
+        message = str(error)
+        raise RecordError(message if message.startswith(field) else f"{field}: {message}") from None
+
+
+def _apply_recorded(game: Game, index: int, action: Any) -> None:
+    where = f"actions[{index}]"
+    if not isinstance(action, dict):
+        raise RecordError(f'{where}: expected an object like {{"seat": 1, "play": ["D4"]}}')
+    seat = action.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
+        raise RecordError(f"{where}.seat: must be a seat 0..3, got {seat!r}")
+    kinds = [k for k in ("play", "pass", "escape") if k in action]
+    if len(kinds) != 1:
+        raise RecordError(f"{where}: needs exactly one of 'play', 'pass' or 'escape'")
+    kind = kinds[0]
+    try:
+        if kind == "play":
+            cards = action["play"]
+            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+                raise RecordError(f"{where}.play: expected a list of card codes")
+            try:
+                game.play(cards, seat=seat)
+            except IllegalMove:
+                raise
+            except ValueError as error:  # a bad card code
+                raise IllegalMove(f"{error}", "R6") from None
+        elif action[kind] is not True:
+            raise RecordError(f"{where}.{kind}: expected true")
+        elif kind == "pass":
+            game.pass_turn(seat=seat)
+        else:
+            game.escape(seat)
+    except IllegalMove as error:
+        raise IllegalMove(f"{where}: {error}", error.rule, index) from None

@@ -1,20 +1,17 @@
-"""Game records (RECORD.md, version 1): read, write, round-trip exactly — and their ``meta``.
+"""Game records' ``meta`` (RECORD.md, version 1), and records with it.
 
-``record`` sits on top of ``game`` (``game`` never imports it at module level): this module turns a
-``Game`` into a record and back, and owns the one schema of a record's ``meta`` that the server,
+A record without ``meta`` is the game's own: :meth:`niugui.game.Game.to_record` writes it and
+:meth:`~niugui.game.Game.from_record` replays it (raising :class:`RecordError`). This module sits on
+top of ``game`` and ``series`` and owns the one schema of a record's ``meta`` that the server,
 ``niugui play`` and the arena all write (:class:`Meta`, made by :func:`new_meta`).
 
 >>> from niugui.game import Game
 >>> game = Game.deal(seed=3, first_drawer=1)
->>> game.play(game.legal_plays()[0])
-Combo('single', [D4])
->>> again = game_from_record(record_of_game(game))
->>> record_of_game(again) == record_of_game(game) and again.view(2) == game.view(2)
+>>> record = record_of_game(game, {"table": "t1"})
+>>> record["meta"], Game.from_record(record).view(2) == game.view(2)
+({'table': 't1'}, True)
+>>> meta_of_record(record) is None  # a free-form meta (no version) is not a Meta
 True
->>> game_from_record({"format": "chess"})
-Traceback (most recent call last):
-...
-niugui.record.RecordError: format: expected "niugui-record", got 'chess'
 """
 
 from __future__ import annotations
@@ -23,22 +20,17 @@ import copy
 from collections.abc import Sequence
 from typing import Any, Literal, Required, TypedDict
 
-from .cards import CARDS
-from .game import Game, IllegalMove
-from .series import FirstDrawer, FlipInfo
+from .game import Game
+from .game import RecordError as RecordError  # the record API's error; the parser in game raises it
+from .series import FirstDrawer, FlipRecord
 
-FORMAT = "niugui-record"
-VERSION = 1
 META_VERSION = 1
 APPS = ("niugui serve", "niugui play", "niugui arena")
 
 
-class RecordError(ValueError):
-    """A record that is malformed (bad structure, types or deal); the message names the field."""
-
-
-class PlayerRef(TypedDict):
-    """Who sat in a seat: an account (``id``; ``None`` for a local player or a bot), the name shown,
+class RecordPlayer(TypedDict):
+    """A player as a record's ``meta`` names it (the wire's is :class:`niugui.server.protocol.PlayerRef`).
+    Who sat in a seat: an account (``id``; ``None`` for a local player or a bot), the name shown,
     and for a bot its spec (``expert``, ``package.module:Class``), else ``None``."""
 
     id: str | None
@@ -50,7 +42,7 @@ class Meta(TypedDict, total=False):
     """A record's ``meta``, the same for every app (version :data:`META_VERSION`):
 
     - ``app``: ``niugui serve``, ``niugui play`` or ``niugui arena``; ``game_no``: the game's number in
-      its series (a table's, a session's), from 1; ``players``: seats 0..3 as :class:`PlayerRef`;
+      its series (a table's, a session's), from 1; ``players``: seats 0..3 as :class:`RecordPlayer`;
     - ``first_drawer_by``: ``flip`` (翻牌, and ``flip`` shows the card) or ``previous_first`` (the
       previous game's 上游, ``flip`` is null) — R8, as :meth:`niugui.series.Series.first_drawer` decided;
     - optional: ``started_at`` / ``finished_at`` (ISO 8601, UTC), ``table`` (the server's table id),
@@ -63,9 +55,9 @@ class Meta(TypedDict, total=False):
     version: Required[int]
     app: Required[str]
     game_no: Required[int]
-    players: Required[list[PlayerRef]]
+    players: Required[list[RecordPlayer]]
     first_drawer_by: Required[Literal["flip", "previous_first"]]
-    flip: Required[FlipInfo | None]
+    flip: Required[FlipRecord | None]
     started_at: str
     finished_at: str
     table: str
@@ -76,12 +68,14 @@ class Meta(TypedDict, total=False):
 
 
 
-def new_meta(app: str, game_no: int, players: Sequence[PlayerRef], first: FirstDrawer, **extra: Any) -> Meta:
+def new_meta(
+    app: str, game_no: int, players: Sequence[RecordPlayer], first: FirstDrawer, **extra: Any
+) -> Meta:
     """The ``meta`` of a game about to be played (``extra``: the optional keys of :class:`Meta`).
 
     >>> from niugui.series import decide_first_drawer
     >>> from niugui.cards import parse_cards
-    >>> bots = [PlayerRef(id=None, nickname="expert", bot="expert")] * 4
+    >>> bots = [RecordPlayer(id=None, nickname="expert", bot="expert")] * 4
     >>> meta = new_meta("niugui arena", 1, bots, decide_first_drawer(None, lambda: parse_cards("D7")[0]))
     >>> meta["first_drawer_by"], meta["flip"]
     ('flip', {'card': 'D7', 'value': 7, 'first_drawer': 2})
@@ -156,120 +150,9 @@ def _is_player(player: Any) -> bool:
 
 
 def record_of_game(game: Game, meta: Meta | dict[str, Any] | None = None) -> dict[str, Any]:
-    """The record of ``game`` as it stands (RECORD.md), with ``meta`` (copied) when given."""
-    record: dict[str, Any] = {
-        "format": FORMAT,
-        "version": VERSION,
-        "variant": {},
-        "first_drawer": game.first_drawer,
-    }
-    if game.deck is not None:
-        record["deck"] = [str(CARDS[c]) for c in game.deck]
-    else:
-        record["hands"] = [[str(c) for c in game.dealt(seat)] for seat in range(4)]
-    actions: list[dict[str, Any]] = []
-    for seat, action, cards in game.actions():
-        actions.append(
-            {"seat": seat, "play": [str(c) for c in cards]}
-            if action == "play"
-            else {"seat": seat, action: True}
-        )
-    record["actions"] = actions
-    if game.result is not None:
-        record["result"] = game.result.to_dict()
+    """The record of ``game`` as it stands (RECORD.md, :meth:`Game.to_record`), with ``meta`` (copied)
+    when given."""
+    record = game.to_record()
     if meta:
         record["meta"] = copy.deepcopy(meta)  # the record must not share the caller's data
     return record
-
-
-def game_from_record(record: Any) -> Game:
-    """Replay a record; raise :class:`RecordError` (malformed) or :class:`IllegalMove` (with ``.index``).
-
-    The game knows nothing of ``meta``: read it with :func:`meta_of_record`."""
-    if not isinstance(record, dict):
-        raise RecordError(f"record: expected a JSON object, got {type(record).__name__}")
-    if record.get("format") != FORMAT:
-        raise RecordError(f'format: expected "{FORMAT}", got {record.get("format")!r}')
-    version = record.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
-        raise RecordError(f"version: this engine reads version {VERSION}, got {version!r}")
-    variant = record.get("variant", {})
-    if variant not in ({}, None):
-        raise RecordError(f"variant: no rule variants are implemented, got {variant!r} (RULES.md section 6)")
-    first_drawer = record.get("first_drawer")
-    if not isinstance(first_drawer, int) or isinstance(first_drawer, bool) or not 0 <= first_drawer < 4:
-        raise RecordError(f"first_drawer: must be a seat 0..3, got {first_drawer!r}")
-    game = _deal(record, first_drawer)
-    meta = record.get("meta")
-    if meta is not None and not isinstance(meta, dict):
-        raise RecordError("meta: expected an object")
-    actions = record.get("actions", [])
-    if not isinstance(actions, list):
-        raise RecordError("actions: expected a list")
-    for index, action in enumerate(actions):
-        _apply(game, index, action)
-    if "result" in record and record["result"] is not None:
-        expected = game.result.to_dict() if game.result is not None else None
-        if record["result"] != expected:
-            raise RecordError(
-                f"result: the record says {record['result']!r} but replaying its actions gives {expected!r}"
-            )
-    return game
-
-
-def _deal(record: dict[str, Any], first_drawer: int) -> Game:
-    has_deck, has_hands = "deck" in record, "hands" in record
-    if has_deck == has_hands:
-        raise RecordError("deck/hands: a record gives the deal as exactly one of 'deck' or 'hands'")
-    try:
-        if has_deck:
-            deck = record["deck"]
-            if not isinstance(deck, list) or not all(isinstance(c, str) for c in deck):
-                raise RecordError("deck: expected a list of 54 card codes")
-            return Game.from_deck(deck, first_drawer)
-        hands = record["hands"]
-        if (
-            not isinstance(hands, list)
-            or len(hands) != 4
-            or not all(isinstance(h, list) and all(isinstance(c, str) for c in h) for h in hands)
-        ):
-            raise RecordError("hands: expected four lists of card codes, seats 0..3")
-        return Game.from_hands(hands, first_drawer)
-    except RecordError:
-        raise
-    except ValueError as error:
-        field = "deck" if has_deck else "hands"
-        message = str(error)
-        raise RecordError(message if message.startswith(field) else f"{field}: {message}") from None
-
-
-def _apply(game: Game, index: int, action: Any) -> None:
-    where = f"actions[{index}]"
-    if not isinstance(action, dict):
-        raise RecordError(f'{where}: expected an object like {{"seat": 1, "play": ["D4"]}}')
-    seat = action.get("seat")
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < 4:
-        raise RecordError(f"{where}.seat: must be a seat 0..3, got {seat!r}")
-    kinds = [k for k in ("play", "pass", "escape") if k in action]
-    if len(kinds) != 1:
-        raise RecordError(f"{where}: needs exactly one of 'play', 'pass' or 'escape'")
-    kind = kinds[0]
-    try:
-        if kind == "play":
-            cards = action["play"]
-            if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-                raise RecordError(f"{where}.play: expected a list of card codes")
-            try:
-                game.play(cards, seat=seat)
-            except IllegalMove:
-                raise
-            except ValueError as error:  # a bad card code
-                raise IllegalMove(f"{error}", "R6") from None
-        elif action[kind] is not True:
-            raise RecordError(f"{where}.{kind}: expected true")
-        elif kind == "pass":
-            game.pass_turn(seat=seat)
-        else:
-            game.escape(seat)
-    except IllegalMove as error:
-        raise IllegalMove(f"{where}: {error}", error.rule, index) from None

@@ -30,7 +30,7 @@ from typing import Literal, NamedTuple, TypedDict
 from .cards import Card
 from .game import SEATS, Result
 
-__all__ = ["FirstDrawer", "FlipInfo", "Series", "decide_first_drawer", "flip_first_drawer", "flip_value"]
+__all__ = ["FirstDrawer", "FlipRecord", "Series", "decide_first_drawer", "flip_first_drawer", "flip_value"]
 
 
 def flip_value(card: Card) -> int:
@@ -53,7 +53,7 @@ def flip_first_drawer(card: Card) -> int:
     return (flip_value(card) - 1) % SEATS
 
 
-class FlipInfo(TypedDict):
+class FlipRecord(TypedDict):
     """A 翻牌 as shown to all (R8) and recorded: the card, how far it counts, the seat it reaches."""
 
     card: str
@@ -70,7 +70,7 @@ class FirstDrawer(NamedTuple):
     card: Card | None
 
     @property
-    def flip(self) -> FlipInfo | None:
+    def flip(self) -> FlipRecord | None:
         """The 翻牌 to show and record, or ``None`` when the previous 上游 draws first."""
         if self.card is None:
             return None

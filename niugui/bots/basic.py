@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from ..cards import CODE_INDEX, mask_of_codes
 from ..combos import classify_mask
 from .base import Action, Bot, View
-from .knowledge import CODE_INDEX, mask_of_codes
 
 
 class BasicBot(Bot):

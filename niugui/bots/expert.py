@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
+from ..cards import BLACK_MASK, codes_of
 from ..combos import FIVE, Combo, classify_mask
 from ..game import SEATS, Game
 from ..moves import plays
@@ -43,10 +44,8 @@ from .base import Action, Bot, View
 from .endgame import race_move
 from .hand_split import Split, split_cost, split_hand
 from .knowledge import (
-    BLACK_BITS,
     Situation,
     Tracker,
-    codes_of_mask,
     infer_sides,
     situation_from_game,
     situation_from_view,
@@ -122,7 +121,7 @@ def expert_action(view: View, style: Style = DEFAULT, tracker: Tracker | None = 
     True
     """
     combo = decide(situation_from_view(view, tracker), style)
-    return None if combo is None else codes_of_mask(combo.mask)
+    return None if combo is None else codes_of(combo.mask)
 
 
 def expert_combo(game: Game, style: Style = DEFAULT, tracker: Tracker | None = None) -> Combo | None:
@@ -185,8 +184,8 @@ def _secret(sit: Situation, style: Style) -> int:
     if not style.hide_double:
         return 0
     shown = sit.marks[sit.seat]
-    if shown and (shown | sit.hand) & BLACK_BITS == BLACK_BITS:
-        return sit.hand & BLACK_BITS
+    if shown and (shown | sit.hand) & BLACK_MASK == BLACK_MASK:
+        return sit.hand & BLACK_MASK
     return 0
 
 

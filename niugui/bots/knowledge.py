@@ -15,40 +15,17 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from ..cards import CARDS, DECK_SIZE, S2, S3
+from ..cards import BLACK_MASK, FULL_MASK, S2, S3, mask_of_codes
 from ..combos import Combo, classify_mask
 from ..game import SEATS, Game, SeatView, hand_sizes
 
-CODE_INDEX: dict[str, int] = {str(card): int(card) for card in CARDS}
-"""Canonical card code (R6) → card index."""
-CODES: tuple[str, ...] = tuple(str(card) for card in CARDS)
-FULL = (1 << DECK_SIZE) - 1
-S3_BIT = 1 << S3
-S2_BIT = 1 << S2
-BLACK_BITS = S3_BIT | S2_BIT
 EVIDENCE_WEIGHT = 0.2
 """How much one 'beat that seat's play' shifts the odds that two seats are on opposite sides."""
-
-
-def mask_of_codes(codes: Iterable[str]) -> int:
-    mask = 0
-    for code in codes:
-        mask |= 1 << CODE_INDEX[code]
-    return mask
-
-
-def codes_of_mask(mask: int) -> list[str]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(CODES[low.bit_length() - 1])
-        mask ^= low
-    return out
 
 
 @dataclass(slots=True)
@@ -77,7 +54,7 @@ class Situation:
     @property
     def unseen(self) -> int:
         """Cards in the other seats' hands: neither in this hand nor played."""
-        return FULL ^ self.hand ^ self.played
+        return FULL_MASK ^ self.hand ^ self.played
 
 
 @lru_cache(maxsize=1 << 12)
@@ -116,7 +93,7 @@ class _History:
 
     def play(self, seat: int, mask: int, lead: bool) -> None:
         self.played |= mask
-        self.marks[seat] |= mask & BLACK_BITS
+        self.marks[seat] |= mask & BLACK_MASK
         left = self.left
         if not lead and self.last is not None:
             beaten = self.last[0]
@@ -354,16 +331,16 @@ def infer_sides(sit: Situation) -> Sides:
     """
     me = sit.seat
     marks = sit.marks
-    mine = (sit.hand | marks[me]) & BLACK_BITS
-    if mine == BLACK_BITS:
+    mine = (sit.hand | marks[me]) & BLACK_MASK
+    if mine == BLACK_MASK:
         return Sides([0.0] * SEATS, True, me)
-    if BLACK_BITS in marks:
-        seat = marks.index(BLACK_BITS)
+    if BLACK_MASK in marks:
+        seat = marks.index(BLACK_MASK)
         return Sides([0.0 if s in (me, seat) else 1.0 for s in range(SEATS)], False, seat)
     shown = marks[0] | marks[1] | marks[2] | marks[3]
     holds: list[list[float]] = []  # holds[k][s]: P(seat s holds black card k)
     shares: list[float] | None = None  # the same for both cards: made once
-    for bit in (S3_BIT, S2_BIT):
+    for bit in (S3.mask, S2.mask):
         if (mine | shown) & bit:  # held here, or marked at the seat that played it
             known = [0.0] * SEATS
             known[me if mine & bit else next(s for s in range(SEATS) if marks[s] & bit)] = 1.0
@@ -373,7 +350,7 @@ def infer_sides(sit: Situation) -> Sides:
             shares = _black_shares(sit, mine)
         holds.append(shares)
     if mine:  # black: the partner holds the other card
-        other = holds[1 if mine == S3_BIT else 0]
+        other = holds[1 if mine == S3.mask else 0]
         partner = [0.0 if s == me else other[s] for s in range(SEATS)]
     else:  # red: a partner holds neither black card
         threes, twos = holds

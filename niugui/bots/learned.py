@@ -25,23 +25,18 @@ from typing import Any
 
 import numpy as np
 
+from ..cards import codes_of, mask_of_codes
 from ..combos import Combo, classify_mask
 from ..learn.features import CANDIDATES, encode_actions, encode_state
-from ..learn.model import WEIGHTS, Network
+from ..learn.model import WEIGHTS, Network, cached_network
 from .base import Action, Bot, View
 from .expert import DEFAULT, decide
-from .knowledge import Tracker, codes_of_mask, mask_of_codes, situation_from_view
+from .knowledge import Tracker, situation_from_view
 from .search import prior_candidates
 
 MARGIN = 0.1
 """Points a game a candidate must be predicted to gain over the expert's choice to be played, for
 weights that carry no margin of their own."""
-
-
-@lru_cache(maxsize=4)
-def network(path: str = str(WEIGHTS)) -> Network:
-    """The network at ``path``, loaded once per process."""
-    return Network.load(path)
 
 
 class LearnedBot(Bot):
@@ -56,7 +51,8 @@ class LearnedBot(Bot):
                              "known: weights, margin")
         net = options.pop("net", None)
         super().__init__(seed, **options)
-        self.net: Network = net if isinstance(net, Network) else network(str(options.get("weights", WEIGHTS)))
+        weights = str(options.get("weights", WEIGHTS))
+        self.net: Network = net if isinstance(net, Network) else cached_network(weights)
         default = MARGIN if self.net.margin is None else self.net.margin
         self.margin = float(options.get("margin", default))
         self.tracker = Tracker(0)
@@ -80,7 +76,7 @@ class LearnedBot(Bot):
             if gains[best] > self.margin:
                 pick = best + 1
         chosen = cands[pick]
-        return None if chosen is None else codes_of_mask(chosen.mask)
+        return None if chosen is None else codes_of(chosen.mask)
 
 
 @lru_cache(maxsize=1 << 14)

@@ -32,9 +32,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..cards import FULL_MASK, cards_of, mask_of, parse_cards
+from ..cards import BLACK_MASK, FULL_MASK, cards_of, mask_of, parse_cards
 from ..combos import Combo, classify_mask
-from ..game import BLACK_MASK, SEATS, Game, SeatView, shuffle
+from ..game import SEATS, Game, SeatView, shuffle
 
 PASS = -1
 """The history entry of a pass (a play is its card mask)."""

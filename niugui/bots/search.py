@@ -29,8 +29,8 @@ Options (``load_bot("search", seed, **options)``):
   made; 1.0 (the default) samples uniformly, as before.
 - ``prior`` — ``"cheap"`` (default: the prior of :func:`candidates_of`) or ``"learned"``: twice
   ``max_candidates`` plays by the cheap prior are scored by the ``learned`` bot's network
-  (:mod:`niugui.bots.learned`) and the best ``max_candidates`` of them (the expert's choice always
-  among them) are searched.
+  (:func:`niugui.learn.model.cached_network`) and the best ``max_candidates`` of them (the expert's
+  choice always among them) are searched.
 
 >>> from niugui import Game
 >>> game = Game.deal(seed=3, first_drawer=0)
@@ -51,8 +51,9 @@ from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from typing import Any
 
+from ..cards import BLACK_MASK
 from ..combos import FIVE, Combo, classify_mask
-from ..game import BLACK_MASK, SEATS, Game
+from ..game import SEATS, Game
 from .base import Action, Bot, View, log
 from .belief import weigh
 from .expert import DEFAULT, FAST, expert_combo
@@ -389,12 +390,12 @@ class SearchBot(Bot):
         """The expert's choice and the plays the learned network scores best, of twice as many
         by the cheap prior."""
         from ..learn.features import encode_actions, encode_state
+        from ..learn.model import cached_network
         from .knowledge import situation_from_view
-        from .learned import network
 
         wide = candidates_of(probe, first, 2 * self.max_candidates)
         sit = situation_from_view(view)
-        scores = network().forward(encode_state(sit), encode_actions(sit, wide))
+        scores = cached_network().forward(encode_state(sit), encode_actions(sit, wide))
         ranked = sorted(range(1, len(wide)), key=lambda i: -scores[i])
         return [wide[0], *(wide[i] for i in sorted(ranked[: self.max_candidates - 1]))]
 

@@ -15,7 +15,6 @@ import argparse
 import json
 import os
 import random
-import re
 import secrets
 import signal
 import sys
@@ -32,10 +31,10 @@ from rich.console import Console
 from rich.text import Text
 
 from ..bots import Bot, choose_safely, load_bot
-from ..cards import CARDS, Card, parse_cards
+from ..cards import CARDS, Card, NotACard, parse_cards, read_cards
 from ..combos import FIVE_KINDS, classify
 from ..game import SEATS, Game, IllegalMove, SeatView
-from ..record import Meta, PlayerRef, RecordError, meta_of_record, new_meta, record_of_game
+from ..record import Meta, RecordError, RecordPlayer, meta_of_record, new_meta, record_of_game
 from ..series import Series, flip_value
 from . import terminal_view as tv
 from .i18n import LANGS, kind_name, rule_reason, tr
@@ -55,39 +54,6 @@ MORE_WORDS = {"more", "m", "h+", "all", "全部", "更多"}
 QUIT_WORDS = {"q", "quit", "exit", "退出"}
 YES_WORDS = {"y", "yes", "是", "好", "要"}
 NO_WORDS = {"n", "no", "否", "不", "q", "quit"}
-SEPARATORS = re.compile(r"[\s,，、]+")
-COMPACT_CARD = re.compile(
-    r"(?:[dchs♦♣♥♠]|方块|梅花|红心|红桃|黑桃)(?:10|[2-9tjqka])|(?:10|[2-9tjqka])[dchs]|小王|大王|bj|rj",
-    re.IGNORECASE,
-)
-
-
-JOKER_WORDS = re.compile(r"(small|big)\s*joker", re.IGNORECASE)
-
-
-def read_cards(text: str) -> list[Card]:
-    """Cards typed in any R6 notation, separated or run together (``d4 c4``, ``d4c4``, ``♠3♠2``), and
-    the jokers by their English names as the screen shows them.
-
-    Raises ``ValueError`` naming the first token that is not a card.
-
-    >>> read_cards("s3 10h"), read_cards("d4c4h4"), read_cards("♠3♠2"), read_cards("黑桃10红桃J")
-    ([S3, HT], [D4, C4, H4], [S3, S2], [ST, HJ])
-    >>> read_cards("small joker, Big Joker")
-    [BJ, RJ]
-    """
-    text = JOKER_WORDS.sub(lambda m: " BJ " if m.group(1).lower() == "small" else " RJ ", text)
-    cards: list[Card] = []
-    for token in (t for t in SEPARATORS.split(text) if t):
-        try:
-            cards.append(Card.parse(token))
-            continue
-        except ValueError:
-            pieces = COMPACT_CARD.findall(token)
-            if not pieces or "".join(pieces) != token:
-                raise ValueError(token) from None
-        cards.extend(Card.parse(piece) for piece in pieces)
-    return cards
 
 
 def default_save_dir() -> Path:
@@ -401,9 +367,9 @@ class Session:
         else:
             self.say(tr(lang, "first_drawer_prev", who=self.name(first_drawer)))
         players = [
-            PlayerRef(id=None, nickname="you", bot=None)
+            RecordPlayer(id=None, nickname="you", bot=None)
             if s == self.human
-            else PlayerRef(id=None, nickname=f"bot {self.specs[s]}", bot=self.specs[s])
+            else RecordPlayer(id=None, nickname=f"bot {self.specs[s]}", bot=self.specs[s])
             for s in range(SEATS)
         ]
         self.meta = new_meta(
@@ -537,8 +503,8 @@ class Session:
         else:
             try:
                 cards = read_cards(line)
-            except ValueError as error:
-                return tr(lang, "why_R6", token=str(error))
+            except NotACard as error:
+                return tr(lang, "why_R6", token=error.token)
         missing = [c for c in cards if c.code not in view["hand"]]
         if missing:
             shown = " ".join(tv.plain(tv.card_text(c.code, lang)) for c in missing)

@@ -61,7 +61,7 @@ from .text import (
 PROG = "niugui replay"
 
 
-class ReplayError(Exception):
+class ReplayFailed(Exception):
     """A record that cannot be replayed; the message is the one line shown to the user."""
 
 
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.file == "-" else args.file
     try:
         game = replay(load(args.file), name)
-    except ReplayError as error:
+    except ReplayFailed as error:
         print(f"{PROG}: {one_line(str(error))}", file=sys.stderr)
         return 1
     if args.json:
@@ -121,7 +121,7 @@ LINE_OF_FILE = re.compile(r"^(?P<path>.+):(?P<line>[0-9]+)$")
 
 def load(path: str) -> Any:
     """The JSON value in ``path`` (``-``: standard input), or in line N of it for ``path:N``; or
-    :class:`ReplayError`."""
+    :class:`ReplayFailed`."""
     wanted = LINE_OF_FILE.match(path)
     if wanted and os.path.exists(wanted["path"]) and not os.path.exists(path):
         return _load_line(wanted["path"], int(wanted["line"]))
@@ -132,13 +132,13 @@ def load(path: str) -> Any:
     except json.JSONDecodeError as error:
         if error.msg == "Extra data" and _is_json_lines(text):
             count = len(text.splitlines())
-            raise ReplayError(
+            raise ReplayFailed(
                 f"{name}: holds {count} records, one a line (JSON lines); "
                 f"replay one with {PROG} {path}:N, N from 1 to {count}"
             ) from None
-        raise ReplayError(f"{name}: not valid JSON: {error}") from None
+        raise ReplayFailed(f"{name}: not valid JSON: {error}") from None
     except RecursionError:
-        raise ReplayError(f"{name}: not a record: JSON nested too deeply") from None
+        raise ReplayFailed(f"{name}: not a record: JSON nested too deeply") from None
 
 
 def _is_json_lines(text: str) -> bool:
@@ -153,17 +153,17 @@ def _load_line(name: str, number: int) -> Any:
     """The record on line ``number`` (from 1) of a JSON-lines file."""
     lines = _read(name).splitlines()
     if not 1 <= number <= len(lines):
-        raise ReplayError(f"{name}:{number}: no such line; the file has {len(lines)} (lines count from 1)")
+        raise ReplayFailed(f"{name}:{number}: no such line; the file has {len(lines)} (lines count from 1)")
     try:
         return json.loads(lines[number - 1])
     except json.JSONDecodeError as error:
-        raise ReplayError(f"{name}:{number}: not valid JSON: {error}") from None
+        raise ReplayFailed(f"{name}:{number}: not valid JSON: {error}") from None
     except RecursionError:
-        raise ReplayError(f"{name}:{number}: not a record: JSON nested too deeply") from None
+        raise ReplayFailed(f"{name}:{number}: not a record: JSON nested too deeply") from None
 
 
 def _read(path: str) -> str:
-    """The text of ``path`` (``-``: standard input), or :class:`ReplayError`."""
+    """The text of ``path`` (``-``: standard input), or :class:`ReplayFailed`."""
     name = "<stdin>" if path == "-" else path
     try:
         if path == "-":
@@ -172,24 +172,24 @@ def _read(path: str) -> str:
             with open(path, encoding="utf-8") as file:
                 text = file.read()
     except OSError as error:
-        raise ReplayError(f"{name}: cannot read the file: {error.strerror or error}") from None
+        raise ReplayFailed(f"{name}: cannot read the file: {error.strerror or error}") from None
     except UnicodeDecodeError as error:
-        raise ReplayError(f"{name}: not UTF-8 text (byte {error.start}): a record is JSON") from None
+        raise ReplayFailed(f"{name}: not UTF-8 text (byte {error.start}): a record is JSON") from None
     return text
 
 
 def replay(record: Any, name: str = "record") -> Game:
-    """Replay a parsed record, turning the engine's errors into one :class:`ReplayError` line."""
+    """Replay a parsed record, turning the engine's errors into one :class:`ReplayFailed` line."""
     try:
         return Game.from_record(record)
     except IllegalMove as error:
-        raise ReplayError(f"{name}: illegal action: {error}") from None
+        raise ReplayFailed(f"{name}: illegal action: {error}") from None
     except RecordError as error:
         if str(error).startswith("result:") and isinstance(record, dict):
-            raise ReplayError(f"{name}: wrong result: {_result_mismatch(record, str(error))}") from None
-        raise ReplayError(f"{name}: malformed record: {error}") from None
+            raise ReplayFailed(f"{name}: wrong result: {_result_mismatch(record, str(error))}") from None
+        raise ReplayFailed(f"{name}: malformed record: {error}") from None
     except ValueError as error:  # the engine's checks of a deal or a seat
-        raise ReplayError(f"{name}: malformed record: {error}") from None
+        raise ReplayFailed(f"{name}: malformed record: {error}") from None
 
 
 RESULT_RULE = {"mode": "R10", "black": "R10", "finish": "R30"}

@@ -22,7 +22,7 @@ import json
 from collections.abc import Iterable
 from typing import Any, Literal
 
-from ..cards import Card
+from ..cards import JOKER_NAMES_EN, Card
 from ..combos import FLUSH, FLUSH_RANK, KINDS, STRAIGHT, STRAIGHT_FLUSH, WINDOW_OF_RANKS, WINDOWS, ZH_NAMES
 from ..game import OUTCOME_ZH, PLACE_ZH
 
@@ -112,7 +112,7 @@ def card_text(code: str | Card, lang: Lang = "both") -> str:
     card = code if isinstance(code, Card) else Card.parse(code)
     if card.is_joker:
         if lang == "en":
-            return "big joker" if card.code == "RJ" else "small joker"
+            return JOKER_NAMES_EN[card]
         return card.zh
     return card.symbol
 

@@ -27,7 +27,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from itertools import combinations
 from typing import Any
 
-from ..cards import CARDS, DECK_SIZE
+from ..cards import CODE_INDEX, DECK_SIZE
 from ..combos import KINDS, STRAIGHT, Combo, classify_mask
 from ..game import Game
 
@@ -100,8 +100,6 @@ ACTION_COUNT = COMBO_COUNT + 1
 KIND_IDS: Mapping[str, range] = _RANGES
 """Each kind's block of ids, e.g. ``KIND_IDS["pair"] == range(54, 132)``."""
 
-_CARD_OF_CODE = {str(card): int(card) for card in CARDS}
-
 
 def encode(combo: Combo | None) -> int:
     """The id of a combination (``None``, the pass, is :data:`PASS`)."""
@@ -135,7 +133,7 @@ def encode_play(play: Iterable[str] | None) -> int:
         return PASS
     mask = 0
     for code in play:
-        card = _CARD_OF_CODE.get(code)
+        card = CODE_INDEX.get(code)
         if card is None or mask >> card & 1:
             raise ValueError(f"not a play of distinct card codes: {play!r} (R6)")
         mask |= 1 << card

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from ..cards import CARDS, DECK_SIZE
+from ..cards import CODE_INDEX, DECK_SIZE
 from ..combos import KINDS
 from .actions import ACTION_COUNT, PASS, encode_play
 
@@ -60,7 +60,6 @@ DESCRIPTIONS: Mapping[str, str] = {name: text for name, _, text in _BLOCKS}
 OBSERVATION_SIZE = sum(size for _, size, _ in _BLOCKS)
 """The length of the observation vector (695)."""
 
-_CARD_OF_CODE = {str(card): int(card) for card in CARDS}
 _START = {name: part.start for name, part in LAYOUT.items()}
 _KIND_INDEX = {kind: i for i, kind in enumerate(KINDS)}
 
@@ -74,7 +73,7 @@ def _set_cards(out: NDArray[np.int8], start: int, codes: Sequence[str]) -> int:
     """Set the bits of ``codes`` at ``start``; return their mask."""
     mask = 0
     for code in codes:
-        card: int = _CARD_OF_CODE[code]
+        card: int = CODE_INDEX[code]
         out[start + card] = 1
         mask |= 1 << card
     return mask

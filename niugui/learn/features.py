@@ -23,8 +23,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..bots.hand_split import split_cost
-from ..bots.knowledge import FULL, Situation, infer_sides
+from ..bots.knowledge import Situation, infer_sides
 from ..bots.power import beatable, lowness
+from ..cards import FULL_MASK
 from ..combos import KINDS, Combo
 from ..game import SEATS
 
@@ -62,7 +63,7 @@ def encode_actions(sit: Situation, actions: list[Combo | None]) -> np.ndarray:
     """One row of :data:`ACTION_SIZE` numbers per action; row 0 is the expert's choice."""
     out = np.zeros((len(actions), ACTION_SIZE), dtype=np.float32)
     hand = sit.hand
-    unseen = FULL ^ hand ^ sit.played
+    unseen = FULL_MASK ^ hand ^ sit.played
     plays0, cost0 = split_cost(hand)
     for i, action in enumerate(actions):
         row = out[i]

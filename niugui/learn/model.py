@@ -8,6 +8,7 @@ layer is computed once per decision, whatever the number of candidates.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +69,17 @@ class Network:
         scores = [_forward(state, actions, *member) for member in members]
         out: np.ndarray = np.mean(scores, axis=0)
         return out
+
+
+@lru_cache(maxsize=4)
+def cached_network(path: str = str(WEIGHTS)) -> Network:
+    """The network at ``path``, loaded once per process (the ``learned`` bot's and the ``search``
+    bot's learned prior share it).
+
+    >>> cached_network(str(WEIGHTS)) is cached_network(str(WEIGHTS))
+    True
+    """
+    return Network.load(path)
 
 
 def _forward(state: np.ndarray, actions: np.ndarray, ws: np.ndarray, wa: np.ndarray, b1: np.ndarray,

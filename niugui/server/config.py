@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Literal
 
 from .cluster.settings import ClusterSettings
+from .timer import TURN_SECONDS_DEFAULT
 
 Transport = Literal["direct", "asgi"]
 """``niugui serve --transport``: WebSockets through the direct path or through plain ASGI."""
@@ -117,7 +118,7 @@ class Community:
     """Seconds a quick-play player waits before they may fill the empty seats with bots."""
     quick_games: int = 1
     """Games at a quick-play table when nobody asked for a number."""
-    quick_turn_seconds: int = 20
+    quick_turn_seconds: int = int(TURN_SECONDS_DEFAULT)
     """The turn timer at a quick-play table when nobody asked for one."""
     rated_min_games: int = 5
     """Rated games a player needs to be listed on the leaderboard by rating."""

@@ -14,7 +14,7 @@ from .directory import Directory
 from .metrics import Metrics
 from .protocol import TableData, TableSettings
 from .restore import TableLoader
-from .tables import Answer, Client, Fault, Reply, Table, TableState
+from .tables import Answer, Client, Fault, Reply, Table, TableModel
 
 MAX_OPEN_TABLES = 20
 """Unfinished tables one account may have created (so nobody can fill the server with tables)."""
@@ -33,7 +33,7 @@ class TableFactory:
     def __init__(self, directory: Directory, loader: TableLoader, metrics: Metrics) -> None:
         self.directory, self.loader, self.metrics = directory, loader, metrics
 
-    def open(self, state: TableState) -> Table:
+    def open(self, state: TableModel) -> Table:
         """A new table for ``state``, in the directory (its creation not yet stored)."""
         table = self.loader.new(state)
         self.directory.add(table)
@@ -50,7 +50,7 @@ class TableFactory:
             raise Fault("forbidden", f"you already have {mine} open tables; use one of them")
         table_id = table_id or short_id(8)
         code = short_id(6) if settings.private else None
-        table = self.open(TableState(table_id, creator=account, code=code, settings=settings))
+        table = self.open(TableModel(table_id, creator=account, code=code, settings=settings))
 
         def created(answer: Answer | BaseException) -> None:
             if isinstance(answer, BaseException):

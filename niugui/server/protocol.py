@@ -22,6 +22,8 @@ from pydantic_core import to_json
 from niugui.bots.levels import NAMES as LEVEL_NAMES
 from niugui.game import SeatView
 
+from . import timer
+
 PROTOCOL_VERSION = 2
 """2: a connection authenticates with its first message (``auth``), not a token in the URL; a play
 event names its cards ``play`` (as views and records do) and no longer repeats the combination's kind
@@ -139,7 +141,12 @@ class TableSettings(Request):
 
     name: Text = Field("", max_length=40, description="shown in the lobby")
     private: bool = Field(False, description="private tables are not listed; joining needs the code")
-    turn_seconds: float = Field(20.0, ge=0.5, le=600, description="turn timer; on expiry 托管 plays")
+    turn_seconds: float = Field(
+        timer.TURN_SECONDS_DEFAULT,
+        ge=timer.TURN_SECONDS_MIN,
+        le=timer.TURN_SECONDS_MAX,
+        description="turn timer; on expiry 托管 plays",
+    )
     bot_level: BotLevel = Field("expert", description="the bot that fills empty seats")
     games: int | None = Field(None, ge=1, le=1000, description="games to play; null: endless")
     counter: bool = Field(
@@ -275,7 +282,12 @@ class QuickPlay(Request):
 
     type: Literal["quick_play"]
     id: ClientId
-    turn_seconds: int | None = Field(None, ge=5, le=120, description="the turn timer you want")
+    turn_seconds: int | None = Field(
+        None,
+        ge=timer.QUICK_TURN_SECONDS_MIN,
+        le=timer.QUICK_TURN_SECONDS_MAX,
+        description="the turn timer you want",
+    )
     games: int | None = Field(None, ge=1, le=16, description="the number of games you want")
 
 
@@ -545,6 +557,16 @@ class EvEscape(Message):
     reason: LeaveReason
 
 
+class EvLeaving(Message):
+    """A seat that has gone out this game leaves when it ends (stood up, or away past the grace
+    period); its ``seat_left`` comes with the game's end. (A seat that still holds cards escapes
+    instead, R35, and leaves with the game's end just the same.)"""
+
+    kind: Literal["leaving"]
+    seat: Seat
+    reason: LeaveReason
+
+
 class EvAutoplay(Message):
     kind: Literal["autoplay"]
     seat: Seat
@@ -591,6 +613,7 @@ AnyEvent = (
     | EvPlay
     | EvPass
     | EvEscape
+    | EvLeaving
     | EvAutoplay
     | EvPresence
     | EvGameOver

@@ -15,7 +15,7 @@ from .matchmaking import Preferences
 from .protocol import TableSettings
 from .quickplay import Matchmaker, Person, Seated
 from .store import PlayerCard, Store
-from .tables import Answer, Client, Fault, Reply, Services, TableState
+from .tables import Answer, Client, Fault, Reply, Services, TableModel
 
 QUICK_PLAY = "quick-play"
 """The creator of quick-play tables: no account (nobody may change their settings or fill them)."""
@@ -89,7 +89,7 @@ class QuickTables:
             rated=True,
         )
         table_id = short_id(8)
-        table = self.factory.open(TableState(table_id, creator=QUICK_PLAY, code=None, settings=settings))
+        table = self.factory.open(TableModel(table_id, creator=QUICK_PLAY, code=None, settings=settings))
         accounts = [account for account, _, _ in people]
 
         def done_seating(answer: Answer | BaseException) -> None:

@@ -29,8 +29,7 @@ from typing import Any
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 
-from ..game import ActionEntry, Game, IllegalMove
-from ..record import RecordError, game_from_record
+from ..game import ActionEntry, Game, IllegalMove, RecordError
 from .protocol import FlipInfo, Replay, ReplayError, Reveal
 
 MAX_RECORD_BYTES = 64 * 1024
@@ -83,17 +82,17 @@ def parse_record(body: bytes) -> Any:
 def replay_of_record(record: Any) -> dict[str, Any]:
     """Every step of ``record`` as a :class:`Replay` (JSON data); raise :class:`ReplayProblem`."""
     try:
-        final = game_from_record(record)
+        final = Game.from_record(record)
     except IllegalMove as error:
         raise ReplayProblem("illegal_action", str(error), index=error.index, rule=error.rule) from None
     except RecordError as error:
         raise ReplayProblem("bad_record", str(error), field=_field_of(str(error))) from None
     finished = final.over
     history = final.view(None)["history"]
-    game = game_from_record({**record, "actions": [], "result": None})
+    game = Game.from_record({**record, "actions": [], "result": None})
     steps = [_step(game, None, finished)]
     for action, public in zip(record.get("actions", []), history, strict=True):
-        _apply(game, action)  # checked by game_from_record above: legal
+        _apply(game, action)  # checked by Game.from_record above: legal
         steps.append(_step(game, public, finished))
     meta = record.get("meta") if isinstance(record.get("meta"), dict) else {}
     answer = {

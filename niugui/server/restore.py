@@ -12,9 +12,9 @@ from .directory import Directory
 from .metrics import Metrics
 from .protocol import EVENT_ADAPTER, EvDeal
 from .store import Store
-from .tables import Deal, Sent, Services, Stored, Table, TableState, reduce
+from .tables import Deal, Sent, Services, Stored, Table, TableModel, reduce
 
-Rebuilt = tuple[TableState, list[Sent]]
+Rebuilt = tuple[TableModel, list[Sent]]
 """A table's state replayed from its stored events, and its latest events (for reconnects)."""
 
 
@@ -29,7 +29,7 @@ class TableLoader:
         self.drops: Callable[[Table], bool] = lambda _table: False
         """After a failed write: True when a cluster node lost the table (and dropped it)."""
 
-    def new(self, state: TableState) -> Table:
+    def new(self, state: TableModel) -> Table:
         return Table(state, self.services, self.config, self.metrics, on_failure=self.reload)
 
     def replay(self, table_id: str) -> Rebuilt | None:
@@ -42,7 +42,7 @@ class TableLoader:
             g.id: Deal(g.game_no, g.first_drawer, tuple(g.deck), g.salt, g.commitment, g.meta)
             for g in self.store.games_of(table_id)
         }
-        state = TableState(table_id, creator=row["creator"], code=row["code"])
+        state = TableModel(table_id, creator=row["creator"], code=row["code"])
         events = self.store.events(table_id)
         for stored in events:
             event = EVENT_ADAPTER.validate_json(stored.payload)
@@ -109,7 +109,7 @@ class TableLoader:
         if not broken.fresh:
             table.carry_on()
 
-    def _with_recent(self, state: TableState, recent: list[Sent]) -> Table:
+    def _with_recent(self, state: TableModel, recent: list[Sent]) -> Table:
         table = self.new(state)
         table.fanout.recent.extend(recent)
         return table

@@ -200,6 +200,9 @@ class Write:
     """... and join code."""
     payload: str = ""
     """Set by :meth:`Store.write`: the event's JSON as stored (and sent)."""
+    game_id: int | None = None
+    """Set by :meth:`Store.write` for a deal: the new game's id, which the stored event carries (the
+    ``event`` handed in is never changed)."""
     fence: int = 0
     """The writer's fencing token (a cluster node's lease on the table): refused when the table's
     owner has a newer one. 0 in one process, where nobody else writes."""
@@ -361,9 +364,10 @@ class Store:
     def write(self, writes: Sequence[Write], connection: Connection | None = None) -> None:
         """Store table events — of one table or many, in sequence per table — in one transaction.
 
-        A table's first event creates it; a deal stores its game (and gives the ``deal`` event the new
-        game's id); a game's end stores its record and ledger entries. Each write's ``payload`` is
-        set to the event's JSON as stored. Raises if a table's events do not follow its stored ones.
+        A table's first event creates it; a deal stores its game (the stored ``deal`` event carries
+        the new game's id, also set as the write's ``game_id``); a game's end stores its record and
+        ledger entries. Each write's ``payload`` is set to the event's JSON as stored; the events
+        themselves are left as they were handed in. Raises if a table's events do not follow its stored ones.
         ``connection``: one the caller keeps open (the event writer's), instead of one from the pool.
         """
         if connection is None:
@@ -699,12 +703,14 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
                     fence=w.fence,
                 )
             )
+        event = w.event
         if w.deal is not None:
-            assert isinstance(w.event, EvDeal), "a game is stored with its deal event"
-            w.event.game_id = _insert_game(c, w.table_id, w.deal, w.time)
+            assert isinstance(event, EvDeal), "a game is stored with its deal event"
+            w.game_id = _insert_game(c, w.table_id, w.deal, w.time)
+            event = event.model_copy(update={"game_id": w.game_id})
         if w.record is not None:
             _finish_game(c, w, w.record)
-        w.payload = w.event.model_dump_json()
+        w.payload = event.model_dump_json()
         rows.append(
             {
                 "table_id": w.table_id,

@@ -9,7 +9,8 @@ import pytest
 from niugui.bots import endgame
 from niugui.bots.endgame import race_move
 from niugui.bots.expert import FAST, decide
-from niugui.bots.knowledge import FULL, Situation, mask_of_codes
+from niugui.bots.knowledge import Situation
+from niugui.cards import FULL_MASK, mask_of_codes
 from niugui.combos import Combo
 from niugui.moves import plays
 
@@ -57,7 +58,8 @@ def race_situation(hand: str, theirs: str) -> Situation:
     mine, other = mask_of_codes(hand.split()), mask_of_codes(theirs.split())
     counts = [mine.bit_count(), 0, other.bit_count(), 0]
     return Situation(
-        seat=0, hand=mine, counts=counts, marks=[0, mask_of_codes(["S3"]), 0, 0], played=FULL ^ mine ^ other,
+        seat=0, hand=mine, counts=counts, marks=[0, mask_of_codes(["S3"]), 0, 0],
+        played=FULL_MASK ^ mine ^ other,
         finish=[1, 3], current=None, current_seat=-1, opening=False,
     )
 

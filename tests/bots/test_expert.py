@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from niugui.bots.expert import decide
-from niugui.bots.knowledge import Situation, infer_sides, mask_of_codes
-from niugui.cards import parse_cards
+from niugui.bots.knowledge import Situation, infer_sides
+from niugui.cards import mask_of_codes, parse_cards
 from niugui.combos import Combo, classify
 
 

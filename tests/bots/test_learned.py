@@ -24,8 +24,8 @@ from niugui.bots.search import (
     rollout,
     value_for,
 )
+from niugui.cards import BLACK_MASK
 from niugui.combos import Combo
-from niugui.game import BLACK_MASK
 from niugui.learn.data import game_samples, make_shard, search_samples
 from niugui.learn.features import ACTION_SIZE, CANDIDATES, STATE_SIZE, encode_actions, encode_state
 from niugui.learn.model import NAMES, WEIGHTS, Network

@@ -135,12 +135,13 @@ def test_the_page_checks_a_scheme_2_proof_as_the_engine_makes_it(page: Any) -> N
     """A scheme-2 proof (issue 15): the page hashes the revealed statement to the commitment and checks
     that the statement is about the revealed deck and first drawer; a changed statement fails."""
     from niugui import fairness
-    from niugui.record import PlayerRef, new_meta, record_of_game
+    from niugui.record import RecordPlayer, new_meta, record_of_game
     from niugui.series import decide_first_drawer
 
     secret = "7a" * 32
     first = decide_first_drawer(None, lambda: CARDS[20])
-    meta = new_meta("niugui serve", 1, [PlayerRef(id=None, nickname="小明", bot=None)] * 4, first, table="t")
+    players = [RecordPlayer(id=None, nickname="小明", bot=None)] * 4
+    meta = new_meta("niugui serve", 1, players, first, table="t")
     game = Game.deal(seed=6, first_drawer=first.seat)
     meta["fairness"] = fairness.commit(secret, record_of_game(game, meta), protocol=1)
     game.escape(0)

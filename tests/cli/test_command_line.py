@@ -19,7 +19,7 @@ import niugui
 from niugui import Game
 from niugui.cards import CARDS
 from niugui.cli.text import record_text
-from niugui.record import PlayerRef, new_meta
+from niugui.record import RecordPlayer, new_meta
 from niugui.series import decide_first_drawer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -139,8 +139,8 @@ def test_records_are_written_compact_exactly_as_the_examples(name: str) -> None:
 
 def test_verify_explains_that_only_server_games_carry_a_commitment(tmp_path: Path) -> None:
     record = json.loads((EXAMPLES / "sample-game.json").read_text(encoding="utf-8"))
-    players = [PlayerRef(id=None, nickname="you", bot=None)] + [
-        PlayerRef(id=None, nickname="bot basic", bot="basic") for _ in range(3)]
+    players = [RecordPlayer(id=None, nickname="you", bot=None)] + [
+        RecordPlayer(id=None, nickname="bot basic", bot="basic") for _ in range(3)]
     record["meta"] = new_meta("niugui play", 1, players, decide_first_drawer(0, lambda: CARDS[0]))
     path = tmp_path / "play.json"
     path.write_text(record_text(record), encoding="utf-8")

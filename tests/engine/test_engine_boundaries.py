@@ -45,20 +45,13 @@ def imported(tree: ast.Module) -> set[str]:
     return names
 
 
-def test_the_engine_below_record_imports_neither_record_series_nor_fairness_at_module_level() -> None:
-    """``record`` sits on top of ``game``: no module-level import cycle. ``Game.from_record`` and
-    ``Game.to_record`` are the only two places that reach up, by importing ``record`` when called."""
+def test_the_engine_below_record_imports_neither_record_series_nor_fairness() -> None:
+    """``record`` sits on top of ``game``: the modules below it import none of the upper ones,
+    not even inside a function (issue 27: ``Game.from_record`` / ``to_record`` are ``game``'s own)."""
     upper = ("record", "series", "fairness")
     for name in ENGINE_BELOW_RECORD:
         tree = ast.parse((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))
-        module_level = imported(ast.Module(body=[n for n in tree.body if not isinstance(n, ast.ClassDef)],
-                                           type_ignores=[]))
-        assert not [m for m in module_level if m.lstrip(".").split(".")[-1] in upper], name
-        for node in ast.walk(tree):
-            if isinstance(node, ast.FunctionDef):
-                reaching_up = [m for m in imported(ast.Module(body=node.body, type_ignores=[]))
-                               if m.lstrip(".").split(".")[-1] in upper]
-                assert not reaching_up or node.name in ("from_record", "to_record"), (name, node.name)
+        assert not [m for m in imported(tree) if m.lstrip(".").split(".")[-1] in upper], name
 
 
 def test_R29_nothing_outside_the_engine_counts_passes_or_reads_trick_internals() -> None:
@@ -87,6 +80,50 @@ def test_R17_R24_a_combination_value_layout_is_known_only_to_combos() -> None:
             if isinstance(node, ast.Name | ast.alias):
                 name = node.id if isinstance(node, ast.Name) else node.name
                 assert name != "CLASS_SPAN", f"{file.relative_to(ROOT)}:{getattr(node, 'lineno', '?')}"
+
+
+CARD_SPELLINGS = ("♠", "黑桃", "joker", "[dchs", "[DCHS")
+"""Text in a pattern that spells cards (R6): only ``cards.py`` reads cards from text."""
+
+
+def test_R1_R6_R10_card_facts_and_the_card_tokenizer_live_in_cards_only() -> None:
+    """Issue 27: no module but ``cards.py`` builds a table from the deck (a code → index map, the
+    codes), a mask from ♠3/♠2 or the deck size (R1, R10), a function named like one of ``cards.py``'s,
+    or a pattern that reads cards from text (R6)."""
+    cards_tree = ast.parse((PACKAGE / "cards.py").read_text(encoding="utf-8"))
+    public = {n.name for n in cards_tree.body if isinstance(n, ast.FunctionDef)} | {"codes_of_mask"}
+    found = []
+    for file, tree in sources(["."]):
+        if file.name == "cards.py":
+            continue
+        where = file.relative_to(ROOT)
+        for node in tree.body:
+            if isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+                for part in ast.walk(node.value):
+                    if isinstance(part, ast.comprehension) and ast.unparse(part.iter) == "CARDS":
+                        found.append(f"{where}:{node.lineno} builds a table from CARDS")
+                    if (isinstance(part, ast.BinOp) and isinstance(part.op, ast.LShift)
+                            and ast.unparse(part.right) in ("S2", "S3", "DECK_SIZE")):
+                        found.append(f"{where}:{node.lineno} makes a mask of {ast.unparse(part.right)}")
+            if isinstance(node, ast.FunctionDef) and node.name in public:
+                found.append(f"{where}:{node.lineno} defines {node.name} again")
+        for node in ast.walk(tree):
+            if (isinstance(node, ast.Call) and ast.unparse(node.func) == "re.compile" and node.args
+                    and any(spelling in ast.unparse(node.args[0]) for spelling in CARD_SPELLINGS)):
+                found.append(f"{where}:{node.lineno} reads cards from text with its own pattern")
+    assert not found, found
+
+
+def test_no_two_classes_of_the_package_share_a_name() -> None:
+    """Issue 27: distinct things have distinct names (a record's player is not the wire's
+    ``PlayerRef``, the server's table model not the wire's ``TableState``)."""
+    where: dict[str, list[str]] = {}
+    for file, tree in sources(["."]):
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ClassDef):
+                where.setdefault(node.name, []).append(str(file.relative_to(ROOT)))
+    shared = {name: files for name, files in where.items() if len(files) > 1}
+    assert not shared, shared
 
 
 def played(seed: int, steps: int) -> Game:

@@ -21,11 +21,11 @@ from niugui import fairness
 from niugui.cards import Card
 from niugui.fairness import FairnessError, verify_record
 from niugui.game import Game
-from niugui.record import PlayerRef, meta_of_record, new_meta, record_of_game
+from niugui.record import RecordPlayer, meta_of_record, new_meta, record_of_game
 from niugui.series import decide_first_drawer, flip_first_drawer
 
-PLAYERS = [PlayerRef(id=f"a{s}", nickname=f"p{s}", bot=None) for s in range(2)] + [
-    PlayerRef(id=None, nickname=f"expert bot {s}", bot="expert") for s in (2, 3)
+PLAYERS = [RecordPlayer(id=f"a{s}", nickname=f"p{s}", bot=None) for s in range(2)] + [
+    RecordPlayer(id=None, nickname=f"expert bot {s}", bot="expert") for s in (2, 3)
 ]
 SECRET = "5e" * 32
 FLIP = Card.parse("H7")  # 7 counts to seat 2 (R8)
@@ -219,8 +219,8 @@ def test_the_worked_example_in_docs_protocol_md_is_what_the_code_computes() -> N
     doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
     secret = "00" * 31 + "01"
     first = decide_first_drawer(None, lambda: Card.parse("H7"))
-    players = [PlayerRef(id="a1", nickname="小明", bot=None)] + [
-        PlayerRef(id=None, nickname=f"expert bot {s}", bot="expert") for s in (1, 2, 3)
+    players = [RecordPlayer(id="a1", nickname="小明", bot=None)] + [
+        RecordPlayer(id=None, nickname=f"expert bot {s}", bot="expert") for s in (1, 2, 3)
     ]
     meta = new_meta("niugui serve", 1, players, first, table="k3x")
     game = Game.deal(seed=1, first_drawer=first.seat)

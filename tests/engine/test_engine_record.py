@@ -12,7 +12,7 @@ from engine_helpers import codes, random_game
 from engine_oracle import DECK, deal, hand_sizes
 
 from niugui import Card, Game, IllegalMove, RecordError
-from niugui.record import PlayerRef, meta_of_record, new_meta, record_of_game
+from niugui.record import RecordPlayer, meta_of_record, new_meta, record_of_game
 from niugui.series import decide_first_drawer
 
 
@@ -273,7 +273,9 @@ def test_record_meta_is_copied_not_shared() -> None:
     assert meta_of_record(written) == written["meta"] and len(written["meta"]["players"]) == 4
 
 
-PLAYERS = [PlayerRef(id=None, nickname="me", bot=None)] + [PlayerRef(id=None, nickname="b", bot="basic")] * 3
+PLAYERS = [RecordPlayer(id=None, nickname="me", bot=None)] + [
+    RecordPlayer(id=None, nickname="b", bot="basic")
+] * 3
 
 
 def test_R8_one_meta_schema_records_how_the_first_drawer_was_chosen() -> None:

@@ -78,9 +78,8 @@ def test_accounts_tables_events_games_and_ledger(store: Store) -> None:
         write(2, EvReady(kind="ready", seat=0))
     deal = EvDeal(kind="deal", game_no=1, game_id=0, first_drawer=0, first_drawer_by="flip", commitment="ab")
     game = Deal(1, 0, ("D4", "S3"), "00", "ab", {"table": "t1"})
-    write(3, deal, "playing", deal=game)
-    game_id = deal.game_id
-    assert game_id > 0
+    game_id = write(3, deal, "playing", deal=game).game_id
+    assert game_id is not None and game_id > 0
     row = store.game(game_id)
     assert row is not None and row.deck == ["D4", "S3"] and row.record is None and row.status == "playing"
     result = ResultView(mode="2v2", outcome="sweep", finish=[0, 2], scores=[2, -2, 2, -2], black=[0, 2])
@@ -115,6 +114,30 @@ def test_accounts_tables_events_games_and_ledger(store: Store) -> None:
     assert store.table_ids() == ["t1"]
     write(5, EvTableFinished(kind="table_finished", totals=[2, -2, 2, -2]), "finished")
     assert store.table_ids() == [] and store.table_ids(include_finished=True) == ["t1"]
+
+
+def test_the_store_never_changes_the_events_it_is_handed(store: Store) -> None:
+    """Issue 27: a deal's stored event carries the new game's id, the event handed in stays as it was
+    (the write's ``game_id`` and ``payload`` say what was stored)."""
+    store.migrate()
+    settings = TableSettings()
+    events = [
+        EvTableCreated(kind="table_created", settings=settings, creator="a1"),
+        EvSeatTaken(kind="seat_taken", seat=0, player=PlayerRef(id="a1", nickname="阿丽")),
+        EvDeal(kind="deal", game_no=1, game_id=0, first_drawer=0, first_drawer_by="flip", commitment="ab"),
+    ]
+    before = [event.model_dump_json() for event in events]
+    writes = [
+        Write("t1", 1, 1001.0, "waiting", events[0], creator="a1"),
+        Write("t1", 2, 1002.0, "waiting", events[1]),
+        Write("t1", 3, 1003.0, "playing", events[2], deal=Deal(1, 0, ("D4", "S3"), "00", "ab", {})),
+    ]
+    store.write(writes)
+    assert [event.model_dump_json() for event in events] == before
+    game_id = writes[2].game_id
+    assert game_id is not None and game_id > 0 and [w.game_id for w in writes[:2]] == [None, None]
+    assert writes[2].payload == store.events("t1")[2].payload
+    assert json.loads(writes[2].payload)["game_id"] == game_id
 
 
 def test_one_transaction_stores_many_tables_events_or_none(store: Store) -> None:

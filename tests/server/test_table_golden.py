@@ -36,7 +36,7 @@ from niugui.server.protocol import (
     TableSettings,
     Watch,
 )
-from niugui.server.tables import Deal, FanOut, Stored, Table, TableState, reduce
+from niugui.server.tables import Deal, FanOut, Stored, Table, TableModel, reduce
 from niugui.server.tables.fanout import table_state
 
 GOLDEN = Path(__file__).with_name("golden") / "table.json"
@@ -145,9 +145,9 @@ def live_log(r: Rig, table: Table) -> dict[str, Any]:
     return {"table": table.id, "creator": table.state.creator, "deals": deals, "events": events}
 
 
-def rebuild(log: dict[str, Any]) -> tuple[TableState, dict[tuple[int, str], str]]:
+def rebuild(log: dict[str, Any]) -> tuple[TableModel, dict[tuple[int, str], str]]:
     """The golden events alone, through ``reduce``: the state, and each recipient's frame at each seq."""
-    state = TableState(log["table"], creator=log["creator"], code=None)
+    state = TableModel(log["table"], creator=log["creator"], code=None)
     fanout = FanOut(state.id, replay_limit=64, replay_max=500)
     for account in ACCOUNTS:
         fanout.subscribers[FakeClient(account, account)] = None

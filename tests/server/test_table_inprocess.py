@@ -324,3 +324,33 @@ def test_the_creator_frees_the_seat_of_an_absent_player_between_games(tmp_path: 
     assert table.state.series.totals == totals and table.state.status == "between"
     rebuilt = r.hub.loader.rebuild(table.id).state  # the event replays after a restart
     assert rebuilt.seats[1].player is None
+
+
+def test_a_restart_in_the_middle_of_a_seats_leaving_keeps_it(tmp_path: Path) -> None:
+    """Issue 27: a seat that has gone out and stands up leaves when the game ends (``leaving``). That
+    is an event now, so a restart (a new hub on the same database) still frees the seat at the end."""
+    r = rig(tmp_path, seed=2)  # a deal that goes on after its first seat goes out
+    table, clients = seated_table(r)
+    state = table.state
+    game = state.game
+    assert game is not None
+    while not any(game.count(seat) == 0 for seat in range(4)):
+        assert game.to_move is not None
+        r.call(table.act, clients[game.to_move], weakest(game.view(game.to_move)))
+    gone = next(seat for seat in range(4) if game.count(seat) == 0)
+    assert not game.over
+    r.call(table.stand, clients[gone])
+    assert state.leaving == {gone: "left"} and state.seats[gone].player is not None
+    r.hub.close()
+
+    again = rig(tmp_path, store=r.store)
+    again.hub.restore()
+    restored = again.hub.tables[table.id]
+    assert restored.state.leaving == {gone: "left"} and restored.state.status == "playing"
+    while restored.state.status == "playing":  # after a restart every seat is in 托管 until it is back
+        assert again.clock.advance(again.config.bot_delay) > 0, "托管 armed no timer"
+    assert restored.state.seats[gone].player is None and restored.state.leaving == {}
+    events = [json.loads(stored.payload) for stored in again.store.events(table.id)]
+    for kind in ("leaving", "seat_left"):
+        assert [e for e in events if e["kind"] == kind] == [{"kind": kind, "seat": gone, "reason": "left"}]
+    again.hub.close()

@@ -10,14 +10,14 @@ import pytest
 
 from niugui import Game, fairness
 from niugui.cli.main import main
-from niugui.record import PlayerRef, new_meta, record_of_game
+from niugui.record import RecordPlayer, new_meta, record_of_game
 from niugui.series import decide_first_drawer
 
 
 def server_record(tmp_path: Path, tamper: bool = False) -> tuple[Path, str]:
     """A finished record made as the server makes one (scheme 2: commit at the deal, reveal at the end)."""
     secret = fairness.new_secret()
-    players = [PlayerRef(id=None, nickname=f"p{s}", bot=None) for s in range(4)]
+    players = [RecordPlayer(id=None, nickname=f"p{s}", bot=None) for s in range(4)]
     first = decide_first_drawer(None, fairness.turn_up)
     meta = new_meta("niugui serve", 1, players, first, table="t1")
     game = Game.from_deck(fairness.shuffled_deck(), first.seat)

@@ -11,7 +11,7 @@ from .bots import ExecutorBots
 from .clock import Clock, Due, turn_due
 from .commands import Fault, Step
 from .fanout import Client, FanOut, Sent, is_bot_account
-from .state import Deal, SeatSlot, Stored, TableState, reduce
+from .state import Deal, SeatSlot, Stored, TableModel, reduce
 from .table import Answer, Reader, Reply, Services, Table, no_reply, read_inline
 
 __all__ = [
@@ -31,7 +31,7 @@ __all__ = [
     "Step",
     "Stored",
     "Table",
-    "TableState",
+    "TableModel",
     "is_bot_account",
     "no_reply",
     "read_inline",

@@ -10,18 +10,18 @@ off no later than the new deadline is kept — when it goes off early it arms it
 rest. So an action arms no timer of the event loop, most of the time (each armed one is four objects
 that live until the next action, and every young garbage collection walks them).
 
->>> from niugui.server.tables.state import TableState
->>> turn_due(TableState("t1", creator="a1", code=None)) is None   # no game: nothing is due
+>>> from niugui.server.tables.state import TableModel
+>>> turn_due(TableModel("t1", creator="a1", code=None)) is None   # no game: nothing is due
 True
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal, Protocol
 
-from .state import TableState
+from .state import TableModel
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,7 +35,7 @@ class Due:
     """For a timeout: the UNIX time it falls due (the state's ``deadline``)."""
 
 
-def turn_due(state: TableState) -> Due | None:
+def turn_due(state: TableModel) -> Due | None:
     """What the seat to move is waiting for: its turn timer (a human), or a bot's move (a bot, or a
     human seat in 托管); ``None`` when no game is waiting on anyone."""
     turn = state.turn
@@ -48,12 +48,12 @@ def turn_due(state: TableState) -> Due | None:
     return Due("bot", seat, turn)
 
 
-def ready_due(state: TableState, ready_seconds: float) -> Due | None:
+def ready_due(state: TableModel, ready_seconds: float) -> Due | None:
     """Between games, when the seats not ready yet are freed (``seat`` -1: the whole table); ``None``
     when nobody is waited for or there is no ready timeout.
 
-    >>> from niugui.server.tables.state import TableState
-    >>> ready_due(TableState("t1", creator="a1", code=None), 60.0) is None   # waiting, not between
+    >>> from niugui.server.tables.state import TableModel
+    >>> ready_due(TableModel("t1", creator="a1", code=None), 60.0) is None   # waiting, not between
     True
     """
     if ready_seconds <= 0 or state.status != "between":
@@ -63,9 +63,11 @@ def ready_due(state: TableState, ready_seconds: float) -> Due | None:
     return Due("ready", -1, (state.game_no, -1), state.between_since + ready_seconds)
 
 
-def grace_seats(state: TableState, leaving: Mapping[int, str]) -> set[int]:
-    """Seats whose player is away: each has a grace period before it counts as gone (R35)."""
-    return {n for n, slot in enumerate(state.seats) if slot.human and not slot.online and n not in leaving}
+def grace_seats(state: TableModel) -> set[int]:
+    """Seats whose player is away (and not leaving already): each has a grace period before it
+    counts as gone (R35)."""
+    seats = enumerate(state.seats)
+    return {n for n, slot in seats if slot.human and not slot.online and n not in state.leaving}
 
 
 EARLY = 0.001
@@ -123,7 +125,7 @@ class Clock:
         """What the turn waits for (the loop's timer may be armed for earlier, see :meth:`_arm_turn`)."""
         return self._turn
 
-    def sync(self, state: TableState, leaving: Mapping[int, str], busy: Due | None = None) -> None:
+    def sync(self, state: TableModel, busy: Due | None = None) -> None:
         """Arm what the state makes due and cancel what it no longer does. ``busy``: what a bot is
         choosing for already (nothing is armed for it)."""
         due = turn_due(state)
@@ -139,7 +141,7 @@ class Clock:
             if ready is not None and ready.at is not None:
                 delay = max(0.0, ready.at - self._now())
                 self._ready = (ready, self._timers.call_later(delay, self._fire, ready))
-        away = grace_seats(state, leaving)
+        away = grace_seats(state)
         for seat in list(self._grace):
             if seat not in away:
                 self._grace.pop(seat).cancel()

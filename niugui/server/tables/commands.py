@@ -6,8 +6,8 @@ nor sends them; a refused request raises :class:`Fault` and returns nothing. The
 steps, applies them with :func:`~niugui.server.tables.state.reduce`, then asks :func:`follow_up`
 what the new state makes due (the end of a game, the next deal).
 
->>> from niugui.server.tables.state import TableState
->>> state = TableState("t1", creator="a1", code=None)
+>>> from niugui.server.tables.state import TableModel
+>>> state = TableModel("t1", creator="a1", code=None)
 >>> seat, steps = sit(state, "a1", "阿丽", None)
 >>> seat, steps[0].event.kind, state.seat_of("a1")   # returned, not applied
 (0, 'seat_taken', None)
@@ -19,7 +19,7 @@ niugui.server.tables.commands.Fault: you hold no seat at this table; you cannot 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -28,8 +28,7 @@ from niugui import fairness
 from niugui.cards import Card, codes_of
 from niugui.game import Game, IllegalMove
 from niugui.ratings import BOT_RATINGS
-from niugui.record import PlayerRef as Seated
-from niugui.record import new_meta, record_of_game
+from niugui.record import RecordPlayer, new_meta, record_of_game
 
 from ..protocol import (
     PROTOCOL_VERSION,
@@ -41,6 +40,7 @@ from ..protocol import (
     EvEscape,
     EvFlip,
     EvGameOver,
+    EvLeaving,
     EvPass,
     EvPlay,
     EvPresence,
@@ -58,7 +58,8 @@ from ..protocol import (
     TableSettings,
 )
 from ..store import LedgerEntry, PlayerCard, RatedGame
-from .state import Deal, TableState, status_after
+from ..timer import AUTOPLAY_AFTER_TIMEOUTS
+from .state import Deal, TableModel, status_after
 
 
 class Fault(Exception):
@@ -115,7 +116,7 @@ def steps(*events: AnyEvent) -> list[Step]:
 
 
 def sit(
-    state: TableState,
+    state: TableModel,
     account_id: str,
     nickname: str,
     seat: int | None,
@@ -162,7 +163,7 @@ def bot(level: str, seat: int) -> PlayerRef:
 
 
 def seat_group(
-    state: TableState, people: Sequence[tuple[str, str, PlayerCard | None]], level: str | None
+    state: TableModel, people: Sequence[tuple[str, str, PlayerCard | None]], level: str | None
 ) -> list[Step]:
     """Quick play: seat ``people`` (account id, nickname, card) in the first free seats of a new
     table, and bots of ``level`` in the seats left (none when ``level`` is None)."""
@@ -178,7 +179,7 @@ def seat_group(
     return steps(*events)
 
 
-def invitation(state: TableState, account_id: str, guest_id: str, seat: int | None) -> int:
+def invitation(state: TableModel, account_id: str, guest_id: str, seat: int | None) -> int:
     """The seat the creator (``account_id``) may invite the bot account ``guest_id`` to now; it
     causes no event (the seat stays free until the bot account sits)."""
     if account_id != state.creator:
@@ -198,7 +199,7 @@ def invitation(state: TableState, account_id: str, guest_id: str, seat: int | No
     return seat
 
 
-def seated(state: TableState, account_id: str) -> int:
+def seated(state: TableModel, account_id: str) -> int:
     """The requester's seat; refused when they hold none."""
     seat = state.seat_of(account_id)
     if seat is None:
@@ -206,21 +207,21 @@ def seated(state: TableState, account_id: str) -> int:
     return seat
 
 
-def vacate(state: TableState, seat: int, reason: LeaveReason) -> tuple[list[Step], bool]:
-    """Free a seat: the events now, and whether the seat still leaves when the game ends.
-
-    During a game, while it holds cards, that is an escape (R35) which ends the game; a seat that
-    has gone out already leaves when the game is over.
-    """
+def vacate(state: TableModel, seat: int, reason: LeaveReason) -> list[Step]:
+    """Free a seat. During a game, while it holds cards, that is an escape (R35) which ends the game;
+    a seat that has gone out already is ``leaving``. Either way the seat leaves when the game is over
+    (:attr:`TableModel.leaving <niugui.server.tables.state.TableModel.leaving>`, kept across restarts)."""
     game = state.game
     if state.status == "playing" and game is not None and not game.over:
         if game.count(seat) > 0:
-            return steps(EvEscape(kind="escape", seat=seat, reason=reason)), True
-        return [], True
-    return steps(EvSeatLeft(kind="seat_left", seat=seat, reason=reason)), False
+            return steps(EvEscape(kind="escape", seat=seat, reason=reason))
+        if seat in state.leaving:
+            return []
+        return steps(EvLeaving(kind="leaving", seat=seat, reason=reason))
+    return steps(EvSeatLeft(kind="seat_left", seat=seat, reason=reason))
 
 
-def fill_bots(state: TableState, account_id: str) -> list[Step]:
+def fill_bots(state: TableModel, account_id: str) -> list[Step]:
     if account_id != state.creator:
         raise Fault("forbidden", "only the table's creator can fill seats with bots")
     if state.status in ("playing", "finished"):
@@ -235,7 +236,7 @@ def fill_bots(state: TableState, account_id: str) -> list[Step]:
     )
 
 
-def free_seat(state: TableState, account_id: str, seat: int) -> list[Step]:
+def free_seat(state: TableModel, account_id: str, seat: int) -> list[Step]:
     """The creator frees the seat of an absent player between games (or before the first), so that
     a table is not held by someone who went away; ``seat_left`` with reason ``freed``."""
     if account_id != state.creator:
@@ -252,7 +253,7 @@ def free_seat(state: TableState, account_id: str, seat: int) -> list[Step]:
     return steps(EvSeatLeft(kind="seat_left", seat=seat, reason="freed"))
 
 
-def update_settings(state: TableState, account_id: str, settings: TableSettings) -> list[Step]:
+def update_settings(state: TableModel, account_id: str, settings: TableSettings) -> list[Step]:
     if account_id != state.creator:
         raise Fault("forbidden", "only the table's creator can change its settings")
     if state.status in ("playing", "finished"):
@@ -262,14 +263,14 @@ def update_settings(state: TableState, account_id: str, settings: TableSettings)
     return steps(EvSettings(kind="settings_changed", settings=settings))
 
 
-def ready(state: TableState, account_id: str) -> list[Step]:
+def ready(state: TableModel, account_id: str) -> list[Step]:
     seat = seated(state, account_id)
     if state.status == "playing":
         raise Fault("bad_state", "a game is in progress")
     return [] if state.seats[seat].ready else steps(EvReady(kind="ready", seat=seat))
 
 
-def chat(state: TableState, account_id: str, phrase: PhraseId) -> list[Step]:
+def chat(state: TableModel, account_id: str, phrase: PhraseId) -> list[Step]:
     """A quick-chat phrase from the requester's seat (spectators only read)."""
     seat = state.seat_of(account_id)
     if seat is None:
@@ -282,7 +283,7 @@ def chat(state: TableState, account_id: str, phrase: PhraseId) -> list[Step]:
 # ---- presence and 托管 ----------------------------------------------------------------------------
 
 
-def free_unready(state: TableState) -> list[Step]:
+def free_unready(state: TableModel) -> list[Step]:
     """Between games, the ready timeout ran out: every human seat not ready is freed for someone
     else (``seat_left`` with reason ``not_ready``; not an escape — no game is in progress)."""
     if state.status != "between":
@@ -296,7 +297,7 @@ def free_unready(state: TableState) -> list[Step]:
     )
 
 
-def came_online(state: TableState, seat: int) -> list[Step]:
+def came_online(state: TableModel, seat: int) -> list[Step]:
     """A seated player is connected again: online, and 托管 from the disconnect ends."""
     slot = state.seats[seat]
     events: list[AnyEvent] = []
@@ -307,7 +308,7 @@ def came_online(state: TableState, seat: int) -> list[Step]:
     return steps(*events)
 
 
-def went_offline(state: TableState, seat: int) -> list[Step]:
+def went_offline(state: TableModel, seat: int) -> list[Step]:
     """A seated player's last connection dropped: offline, and 托管 at once during a game (the grace
     period before it counts as an escape is the clock's)."""
     slot = state.seats[seat]
@@ -319,7 +320,7 @@ def went_offline(state: TableState, seat: int) -> list[Step]:
     return steps(*events)
 
 
-def resume(state: TableState) -> list[Step]:
+def resume(state: TableModel) -> list[Step]:
     """After a restart nobody is connected: every human seat is offline (托管 during a game)."""
     result: list[Step] = []
     status = state.status
@@ -332,18 +333,18 @@ def resume(state: TableState) -> list[Step]:
     return result
 
 
-def set_autoplay(state: TableState, account_id: str, on: bool) -> list[Step]:
+def set_autoplay(state: TableModel, account_id: str, on: bool) -> list[Step]:
     seat = seated(state, account_id)
     if state.seats[seat].autoplay == on:
         return []
     return steps(EvAutoplay(kind="autoplay", seat=seat, on=on, reason="player"))
 
 
-def timed_out(state: TableState, seat: int) -> list[Step]:
-    """The seat's turn timer ran out (the bot then plays this turn, ``by: "timeout"``): the second
-    time in a row the seat stays in 托管."""
+def timed_out(state: TableModel, seat: int) -> list[Step]:
+    """The seat's turn timer ran out (the bot then plays this turn, ``by: "timeout"``): the
+    :data:`~niugui.server.timer.AUTOPLAY_AFTER_TIMEOUTS`-th time in a row the seat stays in 托管."""
     slot = state.seats[seat]
-    if slot.timeouts + 1 >= 2 and not slot.autoplay:
+    if slot.timeouts + 1 >= AUTOPLAY_AFTER_TIMEOUTS and not slot.autoplay:
         return steps(EvAutoplay(kind="autoplay", seat=seat, on=True, reason="timeout"))
     return []
 
@@ -351,7 +352,7 @@ def timed_out(state: TableState, seat: int) -> list[Step]:
 # ---- actions --------------------------------------------------------------------------------------
 
 
-def act(state: TableState, account_id: str, cards: Sequence[str] | None) -> list[Step]:
+def act(state: TableModel, account_id: str, cards: Sequence[str] | None) -> list[Step]:
     """A player's play (``cards``) or pass (None) in their own seat; their 托管 ends."""
     seat = state.seat_of(account_id)
     if seat is None:
@@ -363,7 +364,7 @@ def act(state: TableState, account_id: str, cards: Sequence[str] | None) -> list
     return steps(action)
 
 
-def bot_action(state: TableState, seat: int, cards: Sequence[str] | None, by: By) -> list[Step]:
+def bot_action(state: TableModel, seat: int, cards: Sequence[str] | None, by: By) -> list[Step]:
     """A bot's (or 托管's) answer for ``seat``, checked like a player's."""
     return steps(checked_action(_game_in_progress(state), seat, cards, by))
 
@@ -382,7 +383,7 @@ def checked_action(game: Game, seat: int, cards: Sequence[str] | None, by: By) -
     return EvPlay(kind="play", seat=seat, play=codes_of(combo.mask), by=by)
 
 
-def _game_in_progress(state: TableState) -> Game:
+def _game_in_progress(state: TableModel) -> Game:
     game = state.game
     if state.status != "playing" or game is None or game.over:
         raise Fault("bad_state", "no game is in progress at this table")
@@ -392,19 +393,17 @@ def _game_in_progress(state: TableState) -> Game:
 # ---- what a new state makes due ---------------------------------------------------------------------
 
 
-def follow_up(
-    state: TableState, leaving: Mapping[int, LeaveReason], dealer: Dealer, now: float
-) -> list[Step]:
+def follow_up(state: TableModel, dealer: Dealer, now: float) -> list[Step]:
     """What the state makes due by itself: the end of a game that is over, or the next deal."""
     game = state.game
     if state.status == "playing" and game is not None and game.over:
-        return finish_game(state, leaving, now)
+        return finish_game(state, now)
     if abandoned(state):
         return end_abandoned(state)
     return start_game(state, dealer, now)
 
 
-def abandoned(state: TableState) -> bool:
+def abandoned(state: TableModel) -> bool:
     """Between games (or before the first), bots hold seats and no human does: every human has left
     (stood up, escaped, or was not ready in time), so the table ends rather than linger in the lobby
     with bots nobody plays against (issue 10)."""
@@ -414,7 +413,7 @@ def abandoned(state: TableState) -> bool:
     return bool(players) and all(p.bot is not None for p in players)
 
 
-def end_abandoned(state: TableState) -> list[Step]:
+def end_abandoned(state: TableModel) -> list[Step]:
     """An abandoned table ends: its bots stand up (``seat_left``, reason ``left``), then
     ``table_finished`` — nobody is left seated at a table that is over (issue 10)."""
     return steps(
@@ -427,7 +426,7 @@ def end_abandoned(state: TableState) -> list[Step]:
     )
 
 
-def start_game(state: TableState, dealer: Dealer, now: float) -> list[Step]:
+def start_game(state: TableModel, dealer: Dealer, now: float) -> list[Step]:
     """翻牌 (when the first drawer is not known, R8) and the deal, once four seats are taken, every
     seat is ready and at least one is human (bots alone do not play)."""
     if state.status not in ("waiting", "between"):
@@ -444,7 +443,7 @@ def start_game(state: TableState, dealer: Dealer, now: float) -> list[Step]:
     deck = dealer.shuffled_deck()
     secret = dealer.new_secret()  # kept in the store's game row until the game is over
     game_no = state.game_no + 1
-    players = [Seated(id=p.id, nickname=p.nickname, bot=p.bot) for s in state.seats if (p := s.player)]
+    players = [RecordPlayer(id=p.id, nickname=p.nickname, bot=p.bot) for s in state.seats if (p := s.player)]
     meta: dict[str, Any] = dict(
         new_meta("niugui serve", game_no, players, first, table=state.id, started_at=iso(now))
     )
@@ -465,7 +464,7 @@ def start_game(state: TableState, dealer: Dealer, now: float) -> list[Step]:
     return result
 
 
-def rated_game(state: TableState) -> RatedGame | None:
+def rated_game(state: TableModel) -> RatedGame | None:
     """What a finished game moves in the ratings: at a rated table, with at least two human seats
     (one person against bots alone is not rated, so nobody farms a rating from bots)."""
     game = state.game
@@ -479,7 +478,7 @@ def rated_game(state: TableState) -> RatedGame | None:
     )
 
 
-def finish_game(state: TableState, leaving: Mapping[int, LeaveReason], now: float) -> list[Step]:
+def finish_game(state: TableModel, now: float) -> list[Step]:
     """A game that is over: its ``game_over`` (record, ledger, the deal revealed), the seats that
     leave with it, and ``table_finished`` after the table's last game."""
     game, deal = state.game, state.deal
@@ -511,7 +510,7 @@ def finish_game(state: TableState, leaving: Mapping[int, LeaveReason], now: floa
         reveal=reveal,
     )
     done = [Step(over, finish=Finish(record, entries, rated_game(state)))]
-    for seat, reason in sorted(leaving.items()):
+    for seat, reason in sorted(state.leaving.items()):
         if state.seats[seat].player is not None:
             done.append(Step(EvSeatLeft(kind="seat_left", seat=seat, reason=reason)))
     if status_after(state.status, state, over) == "finished":

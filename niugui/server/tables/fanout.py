@@ -26,7 +26,7 @@ from ..protocol import (
     view_json,
 )
 from ..visibility import TableFacts, may_know_code
-from .state import TableState
+from .state import TableModel
 
 
 class Client(Protocol):
@@ -89,7 +89,7 @@ class FanOut:
 
     # ---- building frames ----------------------------------------------------------------------------
 
-    def event_frames(self, state: TableState, sent: Sent) -> list[tuple[Client, TableFrame]]:
+    def event_frames(self, state: TableModel, sent: Sent) -> list[tuple[Client, TableFrame]]:
         """The frame of a just-applied event for every subscriber; remembered for reconnects."""
         self.recent.append(sent)
         if not self.subscribers:
@@ -108,14 +108,14 @@ class FanOut:
         }
         return [(client, frames[seat]) for client, seat in recipients]
 
-    def state_json(self, state: TableState) -> StateJson:
+    def state_json(self, state: TableModel) -> StateJson:
         """The table state serialized; kept while only the turn (and so the deadline) changes."""
         cached = self._state
         if cached is None or cached[0] != state.changed:
             cached = self._state = (state.changed, StateJson(table_state(state)))
         return cached[1].at(state.deadline)
 
-    def snapshot(self, state: TableState, seat: int | None) -> TableFrame:
+    def snapshot(self, state: TableModel, seat: int | None) -> TableFrame:
         """Everything ``seat`` may know of the table now (the view with its history)."""
         view = seat_view(state, seat, history=True)
         text = snapshot_frame(
@@ -124,7 +124,7 @@ class FanOut:
         return TableFrame(text, self.table_id, state.seq, snapshot=True)
 
     def catch_up(
-        self, state: TableState, seat: int | None, last_seq: int | None, older: OlderEvents
+        self, state: TableModel, seat: int | None, last_seq: int | None, older: OlderEvents
     ) -> list[TableFrame]:
         """What a (re)subscribing recipient needs: the events after ``last_seq`` (``replay: true``,
         the last with the current view), or a snapshot when there is no ``last_seq`` or it missed
@@ -153,7 +153,7 @@ class FanOut:
             for i, (seq, time, event) in enumerate(missed)
         ]
 
-    def summary(self, state: TableState, for_account: str | None = None) -> TableSummary:
+    def summary(self, state: TableModel, for_account: str | None = None) -> TableSummary:
         """The table as the lobby lists it (the join code only for its creator and players)."""
         insider = may_know_code(table_facts(state), for_account)
         return TableSummary(
@@ -169,20 +169,20 @@ class FanOut:
         )
 
 
-def table_facts(state: TableState) -> TableFacts:
+def table_facts(state: TableModel) -> TableFacts:
     """What the visibility rule needs of a table in memory (its players: those seated now)."""
     players = frozenset(slot.player.id for slot in state.seats if slot.player is not None and slot.player.id)
     return TableFacts(state.id, state.creator, state.code, players)
 
 
-def seat_view(state: TableState, seat: int | None, history: bool = False) -> SeatView | None:
+def seat_view(state: TableModel, seat: int | None, history: bool = False) -> SeatView | None:
     """The engine's view for ``seat`` (None: a spectator) — the only source of game data sent out."""
     if state.game is None:
         return None
     return state.game.view(seat, history=history)
 
 
-def table_state(state: TableState) -> protocol.TableState:
+def table_state(state: TableModel) -> protocol.TableState:
     """The table around the game, as every recipient gets it (``you`` is added per recipient)."""
     series = state.series
     return protocol.TableState(

@@ -5,7 +5,7 @@ and after a restart alike. :func:`reduce` does no I/O, reads no clock and draws 
 the same events give the same state (times come from the events themselves).
 
 >>> from niugui.server.protocol import EvSeatTaken, EvTableCreated, PlayerRef, TableSettings
->>> state = TableState("t1", creator="a1", code=None)
+>>> state = TableModel("t1", creator="a1", code=None)
 >>> created = EvTableCreated(kind="table_created", settings=TableSettings(), creator="a1")
 >>> reduce(state, Stored(1, 100.0, created))
 >>> bob = PlayerRef(id="b1", nickname="bob")
@@ -17,7 +17,7 @@ the same events give the same state (times come from the events themselves).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from niugui.game import Game
 from niugui.series import Series
@@ -30,6 +30,7 @@ from ..protocol import (
     EvEscape,
     EvFlip,
     EvGameOver,
+    EvLeaving,
     EvPass,
     EvPlay,
     EvPresence,
@@ -40,6 +41,7 @@ from ..protocol import (
     EvTableCreated,
     EvTableFinished,
     FlipInfo,
+    LeaveReason,
     PlayerRef,
     TableSettings,
     TableStatus,
@@ -58,7 +60,8 @@ class SeatSlot:
     autoplay_reason: str | None = None
     ready: bool = False
     timeouts: int = 0
-    """Turns in a row the timer ran out on (two put the seat in 托管)."""
+    """Turns in a row the timer ran out on (:data:`~niugui.server.timer.AUTOPLAY_AFTER_TIMEOUTS` put
+    the seat in 托管)."""
 
     @property
     def human(self) -> bool:
@@ -93,8 +96,9 @@ class Stored:
 
 
 @dataclass(slots=True)
-class TableState:
-    """Everything about one table that its events determine."""
+class TableModel:
+    """The server's model of one table: everything its events determine (what a client is sent of
+    it is :class:`niugui.server.protocol.TableState`)."""
 
     id: str
     creator: str
@@ -117,6 +121,9 @@ class TableState:
     """When the seat to move got its turn (its timer counts from here)."""
     between_since: float = 0.0
     """When the last game ended (the ready timeout between games counts from here)."""
+    leaving: dict[int, LeaveReason] = field(default_factory=dict)
+    """Seats that leave when the game in progress ends (an ``escape`` or ``leaving`` event), and why;
+    a seat is dropped from it by its ``seat_left``."""
     changed: int = 0
     """The seq of the last event that changed the table around the game (a play or a pass changes
     only the game and whose turn it is): the fan-out keeps the table's state serialized until then."""
@@ -153,7 +160,7 @@ class TableState:
         return slot.human and not slot.autoplay
 
 
-def status_after(status: TableStatus, state: TableState, event: AnyEvent) -> TableStatus:
+def status_after(status: TableStatus, state: TableModel, event: AnyEvent) -> TableStatus:
     """The table's status once ``event`` is applied (``status``: the status before it)."""
     if isinstance(event, EvDeal):
         return "playing"
@@ -165,7 +172,7 @@ def status_after(status: TableStatus, state: TableState, event: AnyEvent) -> Tab
     return status
 
 
-def reduce(state: TableState, stored: Stored) -> None:
+def reduce(state: TableModel, stored: Stored) -> None:
     """Apply one stored event to ``state`` (in place). Events are applied in sequence order, once each.
 
     Deterministic: no I/O, no clock, no randomness; a ``deal`` brings its hidden part in ``stored.deal``.
@@ -204,6 +211,9 @@ def reduce(state: TableState, stored: Stored) -> None:
             state.seats[seat] = SeatSlot(player=event.player, ready=True)
         case EvSeatLeft(seat=seat):
             state.seats[seat] = SeatSlot()
+            state.leaving.pop(seat, None)
+        case EvLeaving(seat=seat):
+            state.leaving[seat] = event.reason
         case EvReady(seat=seat):
             state.seats[seat].ready = True
         case EvFlip():
@@ -225,6 +235,7 @@ def reduce(state: TableState, stored: Stored) -> None:
         case EvEscape(seat=seat):
             assert state.game is not None
             state.game.escape(seat)
+            state.leaving[seat] = event.reason
         case EvGameOver():
             assert state.game is not None and state.game.result is not None
             state.series.add(state.game.result)
@@ -238,9 +249,11 @@ def reduce(state: TableState, stored: Stored) -> None:
             state.creator = event.creator
         case EvTableFinished() | EvChat():
             pass
+        case _:
+            assert_never(event)
 
 
-def _acted(state: TableState, seat: int, by: str, time: float) -> None:
+def _acted(state: TableModel, seat: int, by: str, time: float) -> None:
     slot = state.seats[seat]
     if by == "timeout":
         slot.timeouts += 1

@@ -30,10 +30,8 @@ from ..protocol import (
     By,
     EvDeal,
     EvGameOver,
-    EvSeatLeft,
     EvTableCreated,
     EvTableFinished,
-    LeaveReason,
     PhraseId,
     Prebuilt,
     SeatData,
@@ -48,7 +46,7 @@ from .clock import Clock, Due, Timers, ready_due, turn_due
 from .commands import Dealer, Fault, Step
 from .dealer import FairDealer
 from .fanout import Client, FanOut, Sent, is_bot_account
-from .state import Stored, TableState, reduce, status_after
+from .state import Stored, TableModel, reduce, status_after
 
 
 @dataclass(slots=True)
@@ -115,7 +113,7 @@ class Services:
 class Table:
     def __init__(
         self,
-        state: TableState,
+        state: TableModel,
         services: Services,
         config: Config,
         metrics: Metrics,
@@ -136,8 +134,6 @@ class Table:
             ready_seconds=config.ready_seconds,
         )
         self.bots = Bots()
-        self.leaving: dict[int, LeaveReason] = {}
-        """Seats that leave when the game in progress ends (stood up, or away past the grace period)."""
         self.fresh = False
         """Rebuilt after a failed write and nothing stored since (its own failure does not carry on)."""
         self.closed = False
@@ -220,7 +216,8 @@ class Table:
 
     def stand(self, client: Client, reply: Reply) -> None:
         def job() -> Outcome:
-            return Outcome(self._vacate(commands.seated(self.state, client.account_id), "left"))
+            state = self.state
+            return Outcome(commands.vacate(state, commands.seated(state, client.account_id), "left"))
 
         self._submit(job, reply)
 
@@ -229,7 +226,7 @@ class Table:
 
         def job() -> Outcome:
             seat = self.state.seat_of(client.account_id)
-            todo = [] if seat is None else self._vacate(seat, "left")
+            todo = [] if seat is None else commands.vacate(self.state, seat, "left")
             return Outcome(todo, then=lambda: self.fanout.subscribers.pop(client, None))
 
         self._submit(job, reply)
@@ -337,7 +334,7 @@ class Table:
         if error is None and outcome.then is not None:
             outcome.then()
         if not self.closed:
-            self.clock.sync(self.state, self.leaving, self._thinking)
+            self.clock.sync(self.state, self._thinking)
         reply(error if error is not None else Answer(self.state.seq, outcome.data))
         self._pump()
 
@@ -345,7 +342,7 @@ class Table:
         """Store ``todo``, apply it, and go on with what it makes due; then ``done``."""
         state = self.state
         if not todo:
-            todo = commands.follow_up(state, self.leaving, self.services.dealer, self.services.now())
+            todo = commands.follow_up(state, self.services.dealer, self.services.now())
             if not todo:
                 done(None)
                 return
@@ -393,7 +390,10 @@ class Table:
             return
         self.fresh = False
         for step, write in zip(todo, writes, strict=True):
-            self._apply(Stored(write.seq, write.time, step.event, step.deal), write.payload)
+            event = step.event
+            if write.game_id is not None:  # a deal: its event as stored, with the new game's id
+                event = event.model_copy(update={"game_id": write.game_id})
+            self._apply(Stored(write.seq, write.time, event, step.deal), write.payload)
         self._run([], done)
 
     def _apply(self, stored: Stored, payload: str) -> None:
@@ -401,9 +401,7 @@ class Table:
         reduce(state, stored)
         event = stored.event
         self.metrics.event(event.kind)
-        if isinstance(event, EvSeatLeft):
-            self.leaving.pop(event.seat, None)
-        elif isinstance(event, EvDeal):
+        if isinstance(event, EvDeal):
             logs.info("game started", table=state.id, game_id=event.game_id, game_no=event.game_no)
         elif isinstance(event, EvGameOver):
             self.metrics.games.labels(event.result.outcome).inc()
@@ -412,12 +410,6 @@ class Table:
         for client, frame in frames:
             client.send(frame)
         self.metrics.sent.inc(len(frames))
-
-    def _vacate(self, seat: int, reason: LeaveReason) -> list[Step]:
-        todo, later = commands.vacate(self.state, seat, reason)
-        if later:
-            self.leaving[seat] = reason
-        return todo
 
     def _older(self, after: int) -> Iterable[Sent]:
         return self.services.older(self.id, after)
@@ -433,7 +425,7 @@ class Table:
             slot = state.seats[due.seat]
             if slot.online or not slot.human:
                 return Outcome()
-            return Outcome(self._vacate(due.seat, "grace"))
+            return Outcome(commands.vacate(state, due.seat, "grace"))
         if due.kind == "ready":
             if ready_due(state, self.config.ready_seconds) != due:
                 return Outcome()  # everyone got ready, or the table moved on, meanwhile
