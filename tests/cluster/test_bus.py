@@ -16,13 +16,13 @@ from niugui.server.cluster.bus import (
     Answered,
     Bus,
     Bye,
+    Forwarded,
     FrameHead,
     Free,
     Notice,
     Owner,
     Refusal,
     Refused,
-    Request,
     decode,
     encode,
 )
@@ -33,7 +33,7 @@ from niugui.server.tables.fanout import TableFrame
 from .conftest import redis_url
 
 NOTICES: list[Notice] = [
-    Request(
+    Forwarded(
         id="r1",
         origin="n0",
         conn="c1",
@@ -43,7 +43,7 @@ NOTICES: list[Notice] = [
         message=Watch(type="watch", id="w1", table="t1", last_seq=4, code="ABCD"),
         table="t1",
     ),
-    Request(
+    Forwarded(
         id="r2",
         origin="n0",
         conn="c1",
@@ -52,7 +52,7 @@ NOTICES: list[Notice] = [
         message=CreateTable(type="create_table", id="w2", settings=TableSettings(name="桌")),
         table="t2",
     ),
-    Request(
+    Forwarded(
         id="r3",
         origin="n0",
         conn="c1",

@@ -78,7 +78,7 @@ class FrameHead(_Bus):
     """A snapshot (everything the seat may know at ``seq``), not one event."""
 
 
-class Request(_Bus):
+class Forwarded(_Bus):
     """A request of a connection of node ``origin`` for a table this node owns (or is to create)."""
 
     kind: Literal["request"] = "request"
@@ -94,7 +94,7 @@ class Request(_Bus):
 
 
 class Answered(_Bus):
-    """Request ``id`` succeeded: what its ``ack`` says."""
+    """The forwarded request ``id`` succeeded: what its ``ack`` says."""
 
     kind: Literal["answered"] = "answered"
     id: str
@@ -103,7 +103,7 @@ class Answered(_Bus):
 
 
 class Refused(_Bus):
-    """Request ``id`` was refused: what its ``error`` says."""
+    """The forwarded request ``id`` was refused: what its ``error`` says."""
 
     kind: Literal["refused"] = "refused"
     id: str
@@ -136,7 +136,7 @@ class Free(_Bus):
     node: str
 
 
-Notice = Request | Answered | Refused | Bye | Owner | Free
+Notice = Forwarded | Answered | Refused | Bye | Owner | Free
 """Every bus message but a frame."""
 BusMessage = Annotated[FrameHead | Notice, Field(discriminator="kind")]
 _ADAPTER: TypeAdapter[FrameHead | Notice] = TypeAdapter(BusMessage)

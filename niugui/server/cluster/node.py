@@ -51,7 +51,7 @@ from ..store import StaleWrite, Write
 from ..tables import Answer, Client, Fault, Reply, Table, is_bot_account
 from ..tables.fanout import TableFrame
 from ..writer import Done, EventWriter
-from .bus import Answered, Bus, Bye, FrameHead, Free, Notice, Owner, Refused, Request
+from .bus import Answered, Bus, Bye, Forwarded, FrameHead, Free, Notice, Owner, Refused
 from .lease import Leases
 from .settings import ClusterSettings
 
@@ -421,7 +421,7 @@ class Node:
             code = getattr(message, "code", None)
             if code is not None:
                 follow.codes[client] = code
-        request = Request(
+        request = Forwarded(
             id=request_id,
             origin=self.node_id,
             conn=self._conn(client),
@@ -520,7 +520,7 @@ class Node:
 
     def _notice(self, message: Notice) -> None:
         match message:
-            case Request():
+            case Forwarded():
                 self._serve(message)
             case Answered() | Refused():
                 self._answered(message)
@@ -546,7 +546,7 @@ class Node:
             follow.asking.clear()
             self._rewatch(table_id, list(follow.clients))
 
-    def _serve(self, message: Request) -> None:
+    def _serve(self, message: Forwarded) -> None:
         origin, request_id = message.origin, message.id
         self.metrics.forwarded.labels("in").inc()
 
