@@ -182,11 +182,39 @@ def hand_line(view: View, lang: str) -> Text:
     return Text(tr(lang, "your_hand", n=len(hand)), style="bold").append_text(cards_text(hand, lang))
 
 
+def side_line(view: View, lang: str) -> Text | None:
+    """The side the viewer's own dealt hand tells it (R10, R11), from its own view's ``side``; None in
+    a spectator's view. A black seat's partner holds the other black card, the one neither in its
+    hand nor among its own marks.
+
+    >>> from niugui import Game
+    >>> game = Game.deal(seed=7, first_drawer=0)
+    >>> print(plain(side_line(game.view(0), "en")))
+    Black side (you): your partner holds the 3 of spades (R10)
+    >>> print(plain(side_line(game.view(1), "zh")))
+    你是红方 · 对手持牛鬼3和牛鬼2，队友未知（R10）
+    >>> plain(side_line(Game.deal(seed=2, first_drawer=0).view(0), "zh")), side_line(game.view(None), "zh")
+    ('你是双牛鬼 · 一打三（R10）', None)
+    """
+    side = view.get("side")
+    if side is None:
+        return None
+    seat = view["seat"]
+    mine = [*view.get("hand", []), *(view["marks"][seat] if seat is not None else [])]
+    two = "S3" in mine  # the partner's card, named in words (no card of another seat is drawn)
+    card, card_en = ("牛鬼2", "2 of spades") if two else ("牛鬼3", "3 of spades")
+    style = {"black": "bold", "double": "bold yellow", "red": "bold red"}[side]
+    return Text(tr(lang, f"side_{side}", card=card, card_en=card_en), style=style)
+
+
 def status(view: View, lang: str, bots: dict[int, str] | None = None, width: int = 120) -> Group:
     """The whole table as the viewer sees it: seats, the trick, whose turn, and the hand."""
     table = pick(width, seats_table(view, lang, bots), seats_table(view, lang))
     parts: list[RenderableType] = [table, turn_line(view, lang)]
     if view.get("seat") is not None:
+        side = side_line(view, lang)
+        if side is not None:
+            parts.append(side)
         parts.append(hand_line(view, lang))
         if view["to_move"] == view["seat"] and view["can_pass"] and not view["legal_plays"]:
             parts.append(Text(tr(lang, "hint_only_pass"), style="yellow"))

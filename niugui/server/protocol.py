@@ -496,6 +496,11 @@ class GameView(Message):
     current: PlayView | None
     over: bool
     hand: list[CardCode] | None = Field(None, description="your own hand (seat views only)")
+    side: Literal["black", "red", "double"] | None = Field(
+        None,
+        description="what your own dealt hand tells you (R10, R11; seat views only): black (you hold one"
+        " of ♠3/♠2, your partner the other), double (both: alone against three) or red (neither)",
+    )
     legal_plays: list[list[CardCode]] | None = Field(None, description="on your turn: every legal play")
     can_pass: bool | None = None
     result: ResultView | None = None

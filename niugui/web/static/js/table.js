@@ -33,6 +33,24 @@ export const playerName = (p) => (p.bot_account ? `${p.nickname} · ${t("bot")}`
 /** Who sits in a seat, from the table state's `seats` (docs/protocol.md `SeatState`): null when empty. */
 const playerAt = (state, seat) => (state.seats && state.seats[seat] && state.seats[seat].player) || null;
 
+/**
+ * The side your own dealt hand tells you (R10, R11), as your bar shows it: only in your own view
+ * (`view.side` is in a seat's view, never in another seat's or a spectator's). A black seat's
+ * partner holds the other black card: the one not in its hand nor among its own marks.
+ * e.g. sideChip({side: "black", hand: ["S3"], marks: [[], [], [], []]}, 0) says 黑方·队友持♠2; a tap
+ * (or hovering) tells the whole of it.
+ */
+export function sideChip(view, seat) {
+  const mine = [...(view.hand || []), ...((view.marks || [])[seat] || [])];
+  const card = mine.includes("S3") ? "♠2" : "♠3";
+  const chip = el("button", `chip side ${view.side}`, t(`side_${view.side}`, { card }));
+  chip.dataset.role = "side";
+  chip.dataset.side = view.side;
+  chip.title = t(`side_help_${view.side}`, { card });
+  chip.setAttribute("aria-label", chip.title);
+  return chip;
+}
+
 /** A seat's name: its player's nickname, a bot's name, or "Seat n". */
 export function seatName(state, seat) {
   const p = playerAt(state, seat);
@@ -406,6 +424,11 @@ export class TableView {
     if (view && (!mine || this.replay)) {
       const count = el("span", "chip", t("cards_left", { n: view.counts[bottom] }));
       this.meBar.append(count);
+    }
+    if (mine && !this.replay && view && view.side) {
+      const side = sideChip(view, bottom);
+      side.addEventListener("click", () => (this.msgLine.textContent = side.title)); // a phone has no hover
+      this.meBar.append(side);
     }
     this.meBar.append(this.badges(bottom));
     if (p && p.bot && !mine) this.meBar.append(el("span", "chip", t("bot")));
