@@ -28,7 +28,18 @@ from ..cards import Card, parse_cards
 from ..combos import FLUSH, FOUR_PLUS_ONE, FULL_HOUSE, PAIR, STRAIGHT, TRIPLE, classify
 from ..game import ActionEntry, ResultDict, SeatView
 from . import text
-from .i18n import join, kind_name, mode_name, ordinal, outcome_text, place_name, relative_name, side_name, tr
+from .i18n import (
+    join,
+    kind_name,
+    mode_name,
+    ordinal,
+    outcome_plain,
+    outcome_text,
+    place_name,
+    relative_name,
+    side_name,
+    tr,
+)
 from .layout import fits, lines_taken, pick
 
 View = SeatView
@@ -355,17 +366,49 @@ def winner_line(view: View, lang: str) -> Text:
     return Text(tr(lang, "winner", side=side, seats=seats), style="bold green" if mine else "bold red")
 
 
+def personal_line(view: View, lang: str) -> Text | None:
+    """What a finished game means for the viewer (R32–R35): won or lost with its score change, a
+    draw, or an escape (its own, or another's, which leaves its score alone); None for a spectator.
+
+    >>> from niugui import Game
+    >>> game = Game.deal(seed=7, first_drawer=0)
+    >>> game.escape(1)
+    >>> plain(personal_line(game.view(1), "zh")), plain(personal_line(game.view(0), "en"))
+    ('你逃跑了 -9', 'Right (seat 1) escaped: no score for you this game')
+    """
+    seat = view.get("seat")
+    if seat is None:
+        return None
+    result = view["result"]
+    change: int = result["scores"][seat]
+    signed = f"{change:+d}"
+    if result["outcome"] == "escape":
+        if change < 0:
+            return Text(tr(lang, "you_escaped", change=signed), style="bold red")
+        escaped = next(e["seat"] for e in view["history"] if e.get("escape"))
+        return Text(tr(lang, "you_unscored", who=who(view, escaped, lang)), style="bold yellow")
+    if change > 0:
+        return Text(tr(lang, "you_won", change=signed), style="bold green")
+    if change < 0:
+        return Text(tr(lang, "you_lost", change=signed), style="bold red")
+    return Text(tr(lang, "you_draw"), style="bold yellow")
+
+
 def result_panel(view: View, lang: str, totals: Sequence[int], games: int,
                  bots: dict[int, str] | None = None, width: int = 120, height: int = 50) -> Group:
-    """The end of a game from its final view: who won and the outcome with what it scores (R32–R35),
+    """The end of a game from its final view: what it means for you (:func:`personal_line`), who won
+    and the outcome with what it scores and, in plain words, what it means (R32–R35),
     then per seat its side, place, score change and running total (R36), and the hands (R11).
     Laid out to fit ``width`` × ``height``: with the bots and the dealt hands when there is room, else
-    compact (the cards still held only)."""
+    compact (the cards still held only), else without the cards (80×24)."""
     result = view["result"]
+    mine = personal_line(view, lang)
     head: list[RenderableType] = [
         Text(tr(lang, "game_over"), style="bold yellow"),
+        *([mine] if mine is not None else []),
         winner_line(view, lang),
         Text(tr(lang, "outcome", outcome=outcome_text(lang, result["outcome"]))),
+        Text("  " + outcome_plain(lang, result["outcome"]), style="italic"),
         Text(tr(lang, "mode", mode=mode_name(lang, result["mode"]))),
     ]
     left = _left(view, lang)
@@ -375,7 +418,10 @@ def result_panel(view: View, lang: str, totals: Sequence[int], games: int,
     table = _result_table(view, lang, totals, games, None)
     if not fits(table, width):  # (the lines of cards may wrap; a table must not)
         table = _result_table(view, lang, totals, games, None, short=True)
-    return Group(*head, table, *left)
+    compact = Group(*head, table, *left)
+    if lines_taken(compact, width) <= height - RESULT_FOOTER_LINES:
+        return compact
+    return Group(*head, table)  # a short screen: the cards still held are in the saved record
 
 
 RESULT_FOOTER_LINES = 7
@@ -401,7 +447,10 @@ def _result_table(view: View, lang: str, totals: Sequence[int], games: int,
             row.append(Text(bots.get(seat, ""), style="dim"))
         row += [side_name(lang, side_of(result, seat)), place_of(view, seat, lang),
                 score_text(result["scores"][seat]), score_text(totals[seat])]
-        table.add_row(*row, style="bold" if result["scores"][seat] > 0 else "")
+        style = "bold" if result["scores"][seat] > 0 else ""
+        if seat == view.get("seat"):  # your own row stands out
+            style = f"reverse {style}".strip()
+        table.add_row(*row, style=style)
     return table
 
 
