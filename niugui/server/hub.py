@@ -33,6 +33,7 @@ from .protocol import (
     QueueBots,
     QuickPlay,
     Ready,
+    Rematch,
     SeatRef,
     Sit,
     Stand,
@@ -43,6 +44,7 @@ from .protocol import (
     Watch,
 )
 from .quickplay import Matchmaker, Person, Seated
+from .rematch import Rematches
 from .store import PlayerCard, Store
 from .tables import (
     Answer,
@@ -124,6 +126,10 @@ class Hub:
         self.cards: dict[str, PlayerCard] = {}
         """What seats show of each connected account (rating, escape rate), read when it connected."""
         self.quick = Matchmaker(config.community, self._connections, self._open_quick_table, _later)
+        self.rematches = Rematches(
+            QUICK_PLAY, self.tables, self._connections, self.cards.get, self._check_not_playing, self.quick,
+            self._open_quick_table,
+        )  # 再来一局 after quick play (rematch.py)
         self.bots: dict[str, dict[Client, None]] = {}
         """The connections of bot accounts, by username in lower case (whom ``invite`` reaches)."""
         self._bot_names: dict[Client, str] = {}
@@ -337,6 +343,9 @@ class Hub:
             self.invite(client, table, message, reply)
         elif isinstance(message, Chat):
             table.chat(client, message.phrase, reply)
+        elif isinstance(message, Rematch):
+            self.rematches.ask(client, table)
+            reply(Answer())
         else:  # pragma: no cover - the protocol models and this list change together
             raise Fault("unknown_type", f"no handler for {type(message).__name__}")
 

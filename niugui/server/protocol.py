@@ -270,6 +270,17 @@ class LeaveQueue(Request):
     id: ClientId
 
 
+class Rematch(Request):
+    """再来一局 after a quick-play table's last game: ask to play again with the same people. Once
+    every person who played its last game has asked, they are seated together at a new quick-play
+    table (bots again in the bots' seats), each told by ``queue`` (``seated``); until then each of
+    them gets ``rematch`` (who has asked). Only at a finished quick-play table, by one who played."""
+
+    type: Literal["rematch"]
+    id: ClientId
+    table: TableId
+
+
 class QueueBots(Request):
     """After waiting ``bots_in`` seconds (see ``queue``): sit now, with the compatible players who
     wait and bots in the empty seats."""
@@ -343,6 +354,7 @@ ClientMessage = Annotated[
     | QuickPlay
     | LeaveQueue
     | QueueBots
+    | Rematch
     | Invite,
     Field(discriminator="type"),
 ]
@@ -368,6 +380,7 @@ CLIENT_TYPES: dict[str, type[Message]] = {
         QuickPlay,
         LeaveQueue,
         QueueBots,
+        Rematch,
         Invite,
     )
 }
@@ -668,6 +681,16 @@ class QueueStatus(Message):
     seat: Seat | None
 
 
+class RematchStatus(Message):
+    """To each person of a finished quick-play table once someone asked for 再来一局 (``rematch``):
+    which of its seats have asked, of those who played its last game."""
+
+    type: Literal["rematch"]
+    table: TableId
+    asked: list[Seat] = Field(description="the seats that asked to play again")
+    people: list[Seat] = Field(description="the seats of the people who played (all must ask)")
+
+
 class SeatRef(Message):
     table: TableId
     seat: Seat
@@ -759,7 +782,8 @@ class Invitation(Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Ack | Error | Event | Snapshot | QueueStatus | Invitation, Field(discriminator="type")
+    Welcome | Ack | Error | Event | Snapshot | QueueStatus | RematchStatus | Invitation,
+    Field(discriminator="type"),
 ]
 
 CLIENT_ADAPTER: TypeAdapter[Any] = TypeAdapter(ClientMessage)

@@ -42,7 +42,8 @@ export function personal(result, seat, names) {
 
 /**
  * opts: {view (over), names[4], totals[4] | null, proof {commitment, salt, deck} | null,
- *        buttons: [{label, action, onClick, primary}], ready[4] | null (between games: who is ready)}
+ *        buttons: [{label, action, onClick, primary}], ready[4] | null (between games: who is ready),
+ *        rated: "rated_yes" | "rated_alone" | "rated_off" | null (whether the game moved ratings)}
  */
 export function resultPanel(opts) {
   const { view, names, totals, proof } = opts;
@@ -73,6 +74,12 @@ export function resultPanel(opts) {
   const colon = getLang() === "zh" ? "：" : ": ";
   const side = result.mode === "1v3" ? `${t("double")}${colon}${black}` : `${t("black_side")}${colon}${black}`;
   box.append(el("div", "sub", `${t(`mode_${result.mode}`)} · ${side}`));
+  if (opts.rated) {
+    const line = el("div", `sub rated ${opts.rated}`, t(opts.rated));
+    line.dataset.role = "rated";
+    line.dataset.rated = opts.rated;
+    box.append(line);
+  }
   if (opts.ready) {
     const ready = [0, 1, 2, 3].filter((s) => opts.ready[s]).map((s) => names[s]);
     const line = el("div", "sub ready-list", t("ready_list", { names: ready.length ? listOf(ready) : t("nobody") }));
