@@ -262,6 +262,10 @@ const MORE = {
     rules_link: "规则",
     // no surprise costs
     timeout_notice: "超时，已自动出牌",
+    timeout_next: "再超时一次将由托管代打",
+    timeout_autoplay: "连续两次超时，已托管代打；点“取消托管”收回",
+    turn_clock: "轮到你 · {s} 秒",
+    turn_clock_low: "轮到你 · 只剩 {s} 秒！",
     back_to_table: "回到牌桌",
     seat_n: "{n} 号位",
     left_kept: "你离开了对局，座位保留，托管代打",

@@ -157,7 +157,13 @@ export class TableView {
       if (card && event.detail === 0 && !this.replay) this.toggle(card.dataset.card, card);
     });
     this.msgLine.setAttribute("aria-live", "polite");
-    this.root.append(this.felt, this.drawer, this.meBar, this.msgLine, this.actionsBar, this.handWrap);
+    // Your turn's clock over any panel (the rules card, chat, 记牌器): the timer runs on while you
+    // read, so it stays in sight, and warns at 5 s (issue 28).
+    this.turnClock = el("div", "turn-clock hidden");
+    this.turnClock.dataset.role = "turn-clock";
+    this.turnClock.setAttribute("role", "timer");
+    this.turnClock.setAttribute("aria-live", "assertive");
+    this.root.append(this.felt, this.drawer, this.meBar, this.msgLine, this.actionsBar, this.handWrap, this.turnClock);
   }
 
   /** Show a new state: {view, me, seats, totals, deadline, flip, pending} — `view`, `seats`, `totals`
@@ -671,6 +677,12 @@ export class TableView {
     this.actions.onPass && this.actions.onPass();
   }
 
+  /** A panel covers the table (the rules card, the drawer): your turn's clock shows above it. */
+  setPanelOpen(open) {
+    this.panelOpen = open;
+    this.tick();
+  }
+
   /** The countdown of the seat to move, from the server's deadline. */
   tick() {
     const s = this.state;
@@ -678,8 +690,17 @@ export class TableView {
     const view = s.view;
     for (const old of this.root.querySelectorAll(".seat .countdown")) old.remove();
     if (this.countdownSlot) this.countdownSlot.classList.add("hidden");
+    this.turnClock.classList.add("hidden");
     if (!s.deadline || view.over || view.to_move === null || view.to_move === undefined) return;
     const left = Math.max(0, Math.ceil((s.deadline - Date.now()) / 1000));
+    if (this.panelOpen && !this.replay && view.to_move === s.me) {
+      const low = left <= 5;
+      this.turnClock.classList.remove("hidden");
+      this.turnClock.classList.toggle("low", low);
+      this.turnClock.dataset.left = String(left);
+      const text = t(low ? "turn_clock_low" : "turn_clock", { s: left });
+      if (this.turnClock.textContent !== text) this.turnClock.textContent = text;
+    }
     const bottom = this.bottomSeat();
     let target;
     if (view.to_move === bottom) target = this.countdownSlot;

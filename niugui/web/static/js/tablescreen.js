@@ -254,6 +254,7 @@ export class TableScreen {
     this.drawerOpen = this.drawerOpen === what ? null : what;
     this.renderBar();
     this.renderDrawer();
+    this.tableView.setPanelOpen(Boolean(this.helpOpen || this.drawerOpen));
   }
 
   renderBar() {
@@ -320,6 +321,7 @@ export class TableScreen {
     close.dataset.action = "close-help";
     close.addEventListener("click", () => {
       this.helpOpen = false;
+      this.tableView.setPanelOpen(Boolean(this.drawerOpen));
       this.renderOverlay();
     });
     const buttons = el("div", "buttons");
@@ -332,6 +334,7 @@ export class TableScreen {
     this.overlay.append(box);
     this.overlay.classList.remove("hidden");
     this.helpOpen = true;
+    this.tableView.setPanelOpen(true);
   }
 
   async leave() {
