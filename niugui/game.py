@@ -91,7 +91,7 @@ class SeatView(_SeatViewKeys, total=False):
 
     Bots, the server, the terminal and the protocol's ``GameView`` all take this shape. The keys
     below are present only where :meth:`Game.view` says: ``history`` and ``leads`` unless
-    ``history=False``; ``hand``, ``legal_plays`` and ``can_pass`` in a seat's view; ``result``,
+    ``history=False``; ``hand``, ``side``, ``legal_plays`` and ``can_pass`` in a seat's view; ``result``,
     ``hands`` and ``dealt`` once the game is over.
     """
 
@@ -101,6 +101,10 @@ class SeatView(_SeatViewKeys, total=False):
     """The index in ``history`` of every play made on a free lead (each trick's first play, R29), so
     no reader re-derives where tricks begin and end."""
     hand: list[str]
+    side: str
+    """What the seat's own dealt hand tells it of the sides (R10, R11): ``black`` (it holds one of
+    ♠3/♠2, its partner the other), ``double`` (it holds both: alone against three) or ``red`` (it
+    holds neither: it plays against the black cards, its partner unknown). Seat views only."""
     legal_plays: list[list[str]]
     can_pass: bool
     result: ResultDict
@@ -696,15 +700,17 @@ class Game:
         ``history=False`` leaves out the list of every action so far (a server sending each action
         as an event has no need to rebuild it every time).
 
-        The seat's own hand, every seat's card count, marks and finish place, all plays and passes,
-        the current trick, whose turn it is, and on its own turn its legal plays. Once the game is
-        over every hand is revealed, with the result.
+        The seat's own hand and the side it tells (``side``, R11), every seat's card count, marks
+        and finish place, all plays and passes, the current trick, whose turn it is, and on its own
+        turn its legal plays. Once the game is over every hand is revealed, with the result.
 
         >>> v = Game.deal(seed=7, first_drawer=0).view(2)
         >>> v["counts"], len(v["hand"]), v["to_move"], ["D4"] in v["legal_plays"], v["can_pass"]
         ([14, 13, 13, 14], 13, 2, True, False)
-        >>> "hand" in Game.deal(seed=7, first_drawer=0).view(None)
-        False
+        >>> v["side"] in ("black", "red", "double")
+        True
+        >>> {"hand", "side"} & Game.deal(seed=7, first_drawer=0).view(None).keys()
+        set()
         """
         return self.views((seat,), history)[seat]
 
@@ -749,6 +755,7 @@ class Game:
             view: dict[str, Any] = {"seat": seat, **public}
             if seat is not None:
                 view["hand"] = _codes_list(self._hands[seat])
+                view["side"] = _side_of(self._dealt[seat])
                 mine = seat == self._to_move
                 view["legal_plays"] = [_codes_list(m.mask) for m in self.legal_combos()] if mine else []
                 view["can_pass"] = mine and self.can_pass()
@@ -756,6 +763,16 @@ class Game:
                 view.update(ended)
             out[seat] = view  # type: ignore[assignment]
         return out
+
+
+def _side_of(dealt: int) -> str:
+    """The side a seat knows it is on from its own dealt hand alone (R10, R11).
+
+    >>> _side_of(1 << S3), _side_of(BLACK_MASK), _side_of(0)
+    ('black', 'double', 'red')
+    """
+    black = (dealt & BLACK_MASK).bit_count()
+    return "double" if black == 2 else "black" if black else "red"
 
 
 def _check_seat(seat: object, field: str) -> None:

@@ -126,11 +126,21 @@ STRINGS: dict[str, tuple[str, str]] = {
     "resume_hint": ("接着打：niugui play --resume {path}", "To continue: niugui play --resume {path}"),
     "resumed": ("接着打第 {game} 局，已走 {n} 步：{path}",
                 "Continuing game {game} after {n} action{s}: {path}"),
+    "side_black": ("你是黑方 · 队友持{card}（R10）",
+                   "Black side (you): your partner holds the {card_en} (R10)"),
+    "side_double": ("你是双牛鬼 · 一打三（R10）", "Double Niugui (you): one against three (R10)"),
+    "side_red": ("你是红方 · 对手持牛鬼3和牛鬼2，队友未知（R10）",
+                 "Red side (you): vs the black cards, partner unknown (R10)"),
     "game_over": ("本局结束", "Game over"),
     "winner": ("胜方：{side} — {seats}", "Winner: {side} — {seats}"),
     "no_winner": ("不分胜负：平局", "No winner: a draw"),
     "escaped_by": ("{who}逃跑，本局立即结束", "{who} escaped: the game ended at once"),
     "outcome": ("结果：{outcome}", "Outcome: {outcome}"),
+    "you_won": ("你赢了 {change}", "You won {change}"),
+    "you_lost": ("你输了 {change}", "You lost {change}"),
+    "you_draw": ("不输不赢：你的分数不变", "You drew: your score is unchanged"),
+    "you_escaped": ("你逃跑了 {change}", "You escaped {change}"),
+    "you_unscored": ("{who}逃跑：本局你不计分", "{who} escaped: no score for you this game"),
     "mode": ("模式：{mode}", "Mode: {mode}"),
     "hands_title": ("亮牌", "All hands"),
     "dealt_title": ("发到的牌", "Dealt"),
@@ -171,6 +181,17 @@ OUTCOME_TEXT: dict[str, tuple[str, str]] = {
 }
 """Each outcome (RECORD.md) by name with what it scores (R33–R35), for the game-over screen."""
 
+OUTCOME_PLAIN: dict[str, tuple[str, str]] = {
+    "sweep": ("胜方拿下上游和二游", "the winners went out 1st and 2nd"),
+    "win": ("胜方拿下上游和三游", "the winners went out 1st and 3rd"),
+    "draw": ("上游的队友最后才走完", "the 1st out's partner went out last"),
+    "double_win": ("双牛鬼第一个走完", "the Double Niugui went out first"),
+    "double_draw": ("双牛鬼第二或第三个走完", "the Double Niugui went out 2nd or 3rd"),
+    "double_caught": ("另外三家先走完", "the other three went out first"),
+    "escape": ("有人中途离开了牌局", "someone left the game before it ended"),
+}
+"""What each outcome means, in plain words beside its traditional name (R33–R35)."""
+
 ORDINAL_EN = ("first", "second", "third", "last")
 
 def tr(lang: str, key: str, **values: Any) -> str:
@@ -189,6 +210,12 @@ def kind_name(lang: str, kind: str) -> str:
 def outcome_text(lang: str, outcome: str) -> str:
     """An outcome by name and what it scores; in English the Chinese name stands beside the English."""
     zh, en = OUTCOME_TEXT[outcome]
+    return en if lang == "en" else zh
+
+
+def outcome_plain(lang: str, outcome: str) -> str:
+    """What an outcome means, in plain words: ``outcome_plain("zh", "sweep")`` is 胜方拿下上游和二游."""
+    zh, en = OUTCOME_PLAIN[outcome]
     return en if lang == "en" else zh
 
 

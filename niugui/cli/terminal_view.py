@@ -28,7 +28,18 @@ from ..cards import Card, parse_cards
 from ..combos import FLUSH, FOUR_PLUS_ONE, FULL_HOUSE, PAIR, STRAIGHT, TRIPLE, classify
 from ..game import ActionEntry, ResultDict, SeatView
 from . import text
-from .i18n import join, kind_name, mode_name, ordinal, outcome_text, place_name, relative_name, side_name, tr
+from .i18n import (
+    join,
+    kind_name,
+    mode_name,
+    ordinal,
+    outcome_plain,
+    outcome_text,
+    place_name,
+    relative_name,
+    side_name,
+    tr,
+)
 from .layout import fits, lines_taken, pick
 
 View = SeatView
@@ -182,11 +193,39 @@ def hand_line(view: View, lang: str) -> Text:
     return Text(tr(lang, "your_hand", n=len(hand)), style="bold").append_text(cards_text(hand, lang))
 
 
+def side_line(view: View, lang: str) -> Text | None:
+    """The side the viewer's own dealt hand tells it (R10, R11), from its own view's ``side``; None in
+    a spectator's view. A black seat's partner holds the other black card, the one neither in its
+    hand nor among its own marks.
+
+    >>> from niugui import Game
+    >>> game = Game.deal(seed=7, first_drawer=0)
+    >>> print(plain(side_line(game.view(0), "en")))
+    Black side (you): your partner holds the 3 of spades (R10)
+    >>> print(plain(side_line(game.view(1), "zh")))
+    你是红方 · 对手持牛鬼3和牛鬼2，队友未知（R10）
+    >>> plain(side_line(Game.deal(seed=2, first_drawer=0).view(0), "zh")), side_line(game.view(None), "zh")
+    ('你是双牛鬼 · 一打三（R10）', None)
+    """
+    side = view.get("side")
+    if side is None:
+        return None
+    seat = view["seat"]
+    mine = [*view.get("hand", []), *(view["marks"][seat] if seat is not None else [])]
+    two = "S3" in mine  # the partner's card, named in words (no card of another seat is drawn)
+    card, card_en = ("牛鬼2", "2 of spades") if two else ("牛鬼3", "3 of spades")
+    style = {"black": "bold", "double": "bold yellow", "red": "bold red"}[side]
+    return Text(tr(lang, f"side_{side}", card=card, card_en=card_en), style=style)
+
+
 def status(view: View, lang: str, bots: dict[int, str] | None = None, width: int = 120) -> Group:
     """The whole table as the viewer sees it: seats, the trick, whose turn, and the hand."""
     table = pick(width, seats_table(view, lang, bots), seats_table(view, lang))
     parts: list[RenderableType] = [table, turn_line(view, lang)]
     if view.get("seat") is not None:
+        side = side_line(view, lang)
+        if side is not None:
+            parts.append(side)
         parts.append(hand_line(view, lang))
         if view["to_move"] == view["seat"] and view["can_pass"] and not view["legal_plays"]:
             parts.append(Text(tr(lang, "hint_only_pass"), style="yellow"))
@@ -327,17 +366,49 @@ def winner_line(view: View, lang: str) -> Text:
     return Text(tr(lang, "winner", side=side, seats=seats), style="bold green" if mine else "bold red")
 
 
+def personal_line(view: View, lang: str) -> Text | None:
+    """What a finished game means for the viewer (R32–R35): won or lost with its score change, a
+    draw, or an escape (its own, or another's, which leaves its score alone); None for a spectator.
+
+    >>> from niugui import Game
+    >>> game = Game.deal(seed=7, first_drawer=0)
+    >>> game.escape(1)
+    >>> plain(personal_line(game.view(1), "zh")), plain(personal_line(game.view(0), "en"))
+    ('你逃跑了 -9', 'Right (seat 1) escaped: no score for you this game')
+    """
+    seat = view.get("seat")
+    if seat is None:
+        return None
+    result = view["result"]
+    change: int = result["scores"][seat]
+    signed = f"{change:+d}"
+    if result["outcome"] == "escape":
+        if change < 0:
+            return Text(tr(lang, "you_escaped", change=signed), style="bold red")
+        escaped = next(e["seat"] for e in view["history"] if e.get("escape"))
+        return Text(tr(lang, "you_unscored", who=who(view, escaped, lang)), style="bold yellow")
+    if change > 0:
+        return Text(tr(lang, "you_won", change=signed), style="bold green")
+    if change < 0:
+        return Text(tr(lang, "you_lost", change=signed), style="bold red")
+    return Text(tr(lang, "you_draw"), style="bold yellow")
+
+
 def result_panel(view: View, lang: str, totals: Sequence[int], games: int,
                  bots: dict[int, str] | None = None, width: int = 120, height: int = 50) -> Group:
-    """The end of a game from its final view: who won and the outcome with what it scores (R32–R35),
+    """The end of a game from its final view: what it means for you (:func:`personal_line`), who won
+    and the outcome with what it scores and, in plain words, what it means (R32–R35),
     then per seat its side, place, score change and running total (R36), and the hands (R11).
     Laid out to fit ``width`` × ``height``: with the bots and the dealt hands when there is room, else
-    compact (the cards still held only)."""
+    compact (the cards still held only), else without the cards (80×24)."""
     result = view["result"]
+    mine = personal_line(view, lang)
     head: list[RenderableType] = [
         Text(tr(lang, "game_over"), style="bold yellow"),
+        *([mine] if mine is not None else []),
         winner_line(view, lang),
         Text(tr(lang, "outcome", outcome=outcome_text(lang, result["outcome"]))),
+        Text("  " + outcome_plain(lang, result["outcome"]), style="italic"),
         Text(tr(lang, "mode", mode=mode_name(lang, result["mode"]))),
     ]
     left = _left(view, lang)
@@ -347,7 +418,10 @@ def result_panel(view: View, lang: str, totals: Sequence[int], games: int,
     table = _result_table(view, lang, totals, games, None)
     if not fits(table, width):  # (the lines of cards may wrap; a table must not)
         table = _result_table(view, lang, totals, games, None, short=True)
-    return Group(*head, table, *left)
+    compact = Group(*head, table, *left)
+    if lines_taken(compact, width) <= height - RESULT_FOOTER_LINES:
+        return compact
+    return Group(*head, table)  # a short screen: the cards still held are in the saved record
 
 
 RESULT_FOOTER_LINES = 7
@@ -373,7 +447,10 @@ def _result_table(view: View, lang: str, totals: Sequence[int], games: int,
             row.append(Text(bots.get(seat, ""), style="dim"))
         row += [side_name(lang, side_of(result, seat)), place_of(view, seat, lang),
                 score_text(result["scores"][seat]), score_text(totals[seat])]
-        table.add_row(*row, style="bold" if result["scores"][seat] > 0 else "")
+        style = "bold" if result["scores"][seat] > 0 else ""
+        if seat == view.get("seat"):  # your own row stands out
+            style = f"reverse {style}".strip()
+        table.add_row(*row, style=style)
     return table
 
 

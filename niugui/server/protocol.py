@@ -298,6 +298,17 @@ class LeaveQueue(Request):
     id: ClientId
 
 
+class Rematch(TableRequest):
+    """再来一局 after a quick-play table's last game: ask to play again with the same people. Once
+    every person who played its last game has asked, they are seated together at a new quick-play
+    table (bots again in the bots' seats), each told by ``queue`` (``seated``); until then each of
+    them gets ``rematch`` (who has asked). Only at a finished quick-play table, by one who played."""
+
+    type: Literal["rematch"]
+    id: ClientId
+    table: TableId
+
+
 class QueueBots(Request):
     """After waiting ``bots_in`` seconds (see ``queue``): sit now, with the compatible players who
     wait and bots in the empty seats."""
@@ -467,6 +478,11 @@ class GameView(Message):
     current: PlayView | None
     over: bool
     hand: list[CardCode] | None = Field(None, description="your own hand (seat views only)")
+    side: Literal["black", "red", "double"] | None = Field(
+        None,
+        description="what your own dealt hand tells you (R10, R11; seat views only): black (you hold one"
+        " of ♠3/♠2, your partner the other), double (both: alone against three) or red (neither)",
+    )
     legal_plays: list[list[CardCode]] | None = Field(None, description="on your turn: every legal play")
     can_pass: bool | None = None
     result: ResultView | None = None
@@ -645,6 +661,16 @@ class QueueStatus(Message):
     seat: Seat | None
 
 
+class RematchStatus(Message):
+    """To each person of a finished quick-play table once someone asked for 再来一局 (``rematch``):
+    which of its seats have asked, of those who played its last game."""
+
+    type: Literal["rematch"]
+    table: TableId
+    asked: list[Seat] = Field(description="the seats that asked to play again")
+    people: list[Seat] = Field(description="the seats of the people who played (all must ask)")
+
+
 class SeatRef(Message):
     table: TableId
     seat: Seat
@@ -750,7 +776,8 @@ class Invitation(Message):
 
 
 ServerMessage = Annotated[
-    Welcome | Ack | Error | Event | Snapshot | QueueStatus | Invitation, Field(discriminator="type")
+    Welcome | Ack | Error | Event | Snapshot | QueueStatus | RematchStatus | Invitation,
+    Field(discriminator="type"),
 ]
 
 SERVER_ADAPTER: TypeAdapter[Any] = TypeAdapter(ServerMessage)

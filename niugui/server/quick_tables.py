@@ -14,6 +14,7 @@ from .directory import Directory
 from .matchmaking import Preferences
 from .protocol import TableSettings
 from .quickplay import Matchmaker, Person, Seated
+from .rematch import Rematches
 from .store import PlayerCard, Store
 from .tables import Answer, Client, Fault, Reply, Services, TableModel
 
@@ -30,6 +31,16 @@ class QuickTables:
         self.config, self.store, self.services = config, store, services
         self.directory, self.factory = directory, factory
         self.matchmaker = Matchmaker(config.community, directory.connections, self._open_table, _later)
+        self.rematches = Rematches(
+            QUICK_PLAY,
+            directory.tables,
+            directory.connections,
+            directory.card,
+            self.check_not_playing,
+            self.matchmaker,
+            self._open_table,
+        )
+        """再来一局 after a quick-play table's last game (:mod:`niugui.server.rematch`)."""
         self._joining: dict[str, object] = {}
         """Accounts whose quick play waits for their player card to be read: account → that request."""
 

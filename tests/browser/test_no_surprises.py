@@ -106,7 +106,7 @@ def test_R27_a_timeout_plays_the_least_and_says_so_then_result_history_and_repla
     create_table(page, turn_seconds=3)
     page.click("[data-action=fill-bots]")
     notice = page.wait_for_selector("[data-role=timeout-notice]", timeout=WAIT_MS)
-    assert notice.inner_text() == "超时，已自动出牌"
+    assert notice.inner_text() == "超时，已自动出牌；再超时一次将由托管代打"  # issue 28: 托管 is next
     events = [m for m in got if m.get("type") == "event"]
     timed = next(m for m in events if m["event"].get("by") == "timeout")
     me = timed["state"]["you"]

@@ -221,6 +221,9 @@ def test_r32_r34_the_result_names_the_winner_outcome_scores_totals_and_reveals_e
     text = tv.plain(tv.result_panel(view, "zh", totals, 3, bots={1: "a", 2: "b", 3: "c"}), width=160)
     lines = text.splitlines()
     assert lines[0] == "本局结束"
+    mine = result["scores"][0]  # issue 28: right under it, what the game means for you
+    said = f"你赢了 {mine:+d}" if mine > 0 else f"你输了 {mine:+d}" if mine else "不输不赢：你的分数不变"
+    assert lines.pop(1) == said
     winners = [s for s in range(4) if result["scores"][s] > 0]
     if winners:
         side = "黑方" if winners[0] in result["black"] else "红方"

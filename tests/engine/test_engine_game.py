@@ -15,7 +15,7 @@ from engine_oracle import DECK, black_side, deal, expected_result, hand_sizes, s
 
 from niugui import Game, IllegalMove
 
-PRIVATE = ("seat", "hand", "legal_plays", "can_pass")
+PRIVATE = ("seat", "hand", "side", "legal_plays", "can_pass")
 
 
 def snapshot(game: Game) -> str:
@@ -419,8 +419,10 @@ def test_R12_view_schema_for_seats_and_spectators() -> None:
         assert set(game.view(None)) == base | over
         for seat in range(4):
             view = game.view(seat)
-            assert set(view) == base | over | {"hand", "legal_plays", "can_pass"}
+            assert set(view) == base | over | {"hand", "side", "legal_plays", "can_pass"}
             assert view["seat"] == seat and view["over"] == game.over
+            black = len({c.code for c in game.dealt(seat)} & {"S3", "S2"})  # R10, R11: its own deal
+            assert view["side"] == ("red", "black", "double")[black]
             if seat == game.to_move:
                 assert view["legal_plays"] == [codes(p) for p in game.legal_plays()]
                 assert view["can_pass"] == game.can_pass()

@@ -24,6 +24,7 @@ from ..protocol import (
     QueueBots,
     QuickPlay,
     Ready,
+    Rematch,
     Sit,
     Stand,
     UpdateSettings,
@@ -53,6 +54,7 @@ ROUTES = Registry(
         route(QuickPlay, lobby.quick_play),
         route(LeaveQueue, lobby.leave_queue),
         route(QueueBots, lobby.queue_bots),
+        table_route(Rematch, table.rematch),
     ]
 )
 CLIENT_TYPES = ROUTES.types

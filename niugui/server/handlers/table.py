@@ -15,12 +15,13 @@ from ..protocol import (
     Pass,
     Play,
     Ready,
+    Rematch,
     Sit,
     Stand,
     UpdateSettings,
     Watch,
 )
-from ..tables import Client, Fault, Reply, Table
+from ..tables import Answer, Client, Fault, Reply, Table
 from ..visibility import may_see
 
 
@@ -87,3 +88,9 @@ def invite(desk: Desk, client: Client, table: Table, message: Invite, reply: Rep
 
 def chat(_desk: Desk, client: Client, table: Table, message: Chat, reply: Reply) -> None:
     table.chat(client, message.phrase, reply)
+
+
+def rematch(desk: Desk, client: Client, table: Table, _message: Rematch, reply: Reply) -> None:
+    """再来一局: ask to play again with the people of a finished quick-play table."""
+    desk.quick.rematches.ask(client, table)
+    reply(Answer())

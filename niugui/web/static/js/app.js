@@ -87,10 +87,18 @@ const conn = new Connection({
       quick().then(({ onQueueMessage }) => onQueueMessage(msg, goTable));
       return;
     }
-    if (msg.type === "event" && !msg.replay && timedOutForMe(msg)) toast(t("timeout_notice"), "timeout-notice");
+    if (msg.type === "event" && !msg.replay && timedOutForMe(msg)) toast(timeoutWords(msg.state), "timeout-notice");
     if (screen && screen.onMessage) screen.onMessage(msg);
   },
 });
+
+/** What a timeout on my seat means: at the first, that one more hands the seat to 托管 (the server's
+ *  rule: two expiries in a row); at the second, that 托管 plays now and how to take the seat back. */
+function timeoutWords(state) {
+  const seat = state.seats[state.you];
+  if (seat && seat.autoplay) return t("timeout_autoplay");
+  return `${t("timeout_notice")}${getLang() === "zh" ? "；" : "; "}${t("timeout_next")}`;
+}
 
 /** The turn timer ran out on my seat and the server played the least it could for me. */
 function timedOutForMe(msg) {

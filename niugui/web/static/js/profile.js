@@ -66,6 +66,11 @@ export async function profileScreen(root, { playerId, onBack, onReplay, onLeader
     stat(w("escape_rate"), percent(p.escape_rate), "escape-rate"),
   );
   panel.append(stats);
+  if (!p.rating) {
+    const why = el("div", "muted", w("unrated_why"));
+    why.dataset.role = "unrated-why";
+    panel.append(why);
+  }
   const chartBox = el("div", "panel");
   chartBox.append(el("h2", "", w("rating_chart")));
   chartBox.append(p.history.length ? ratingChart(p.history) : el("div", "muted", w("no_history")));

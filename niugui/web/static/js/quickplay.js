@@ -122,7 +122,9 @@ export class QuickPlayPanel {
     });
     const row = el("div", "row qp-actions");
     row.append(this.bots, leave);
-    box.append(row);
+    const note = el("div", "muted", w("fill_bots_note")); // said before, not only after (issue 28)
+    note.dataset.role = "bots-unrated";
+    box.append(row, note);
     this.root.append(box);
     this.tick();
   }

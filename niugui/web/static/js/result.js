@@ -24,8 +24,26 @@ export function winners(result) {
 }
 
 /**
+ * What the game means for the seat whose view it is (none in a spectator's view or a replay's):
+ * {verdict: won | lost | draw | escaped | unscored, text}, e.g. 你赢了 +2 (R32–R35).
+ */
+export function personal(result, seat, names) {
+  if (seat === null || seat === undefined) return null;
+  const delta = result.scores[seat];
+  if (result.outcome === "escape") {
+    if (delta < 0) return { verdict: "escaped", text: t("you_escaped", { delta: signed(delta) }) };
+    const who = result.scores.findIndex((d) => d < 0);
+    return { verdict: "unscored", text: t("you_unscored", { name: who >= 0 ? names[who] : "" }) };
+  }
+  if (delta > 0) return { verdict: "won", text: t("you_won", { delta: signed(delta) }) };
+  if (delta < 0) return { verdict: "lost", text: t("you_lost", { delta: signed(delta) }) };
+  return { verdict: "draw", text: t("you_draw") };
+}
+
+/**
  * opts: {view (over), names[4], totals[4] | null, proof {commitment, salt, deck} | null,
- *        buttons: [{label, action, onClick, primary}], ready[4] | null (between games: who is ready)}
+ *        buttons: [{label, action, onClick, primary}], ready[4] | null (between games: who is ready),
+ *        rated: "rated_yes" | "rated_alone" | "rated_off" | null (whether the game moved ratings)}
  */
 export function resultPanel(opts) {
   const { view, names, totals, proof } = opts;
@@ -33,6 +51,13 @@ export function resultPanel(opts) {
   const box = el("div", "result");
   box.dataset.role = "result";
   box.dataset.outcome = result.outcome;
+  const mine = personal(result, view.seat, names);
+  if (mine) {
+    const line = el("div", `you-result ${mine.verdict}`, mine.text);
+    line.dataset.role = "you-result";
+    line.dataset.verdict = mine.verdict;
+    box.append(line);
+  }
   const won = winners(result);
   if (won) {
     const head = el("div", `winner ${won.key}`, t(won.key));
@@ -42,10 +67,19 @@ export function resultPanel(opts) {
     box.append(head);
   }
   box.append(el("h2", "", t(`outcome_${result.outcome}`)));
+  const explain = el("div", "explain", t(`outcome_explain_${result.outcome}`));
+  explain.dataset.role = "outcome-explain";
+  box.append(explain);
   const black = listOf(result.black.map((s) => names[s]));
   const colon = getLang() === "zh" ? "：" : ": ";
   const side = result.mode === "1v3" ? `${t("double")}${colon}${black}` : `${t("black_side")}${colon}${black}`;
   box.append(el("div", "sub", `${t(`mode_${result.mode}`)} · ${side}`));
+  if (opts.rated) {
+    const line = el("div", `sub rated ${opts.rated}`, t(opts.rated));
+    line.dataset.role = "rated";
+    line.dataset.rated = opts.rated;
+    box.append(line);
+  }
   if (opts.ready) {
     const ready = [0, 1, 2, 3].filter((s) => opts.ready[s]).map((s) => names[s]);
     const line = el("div", "sub ready-list", t("ready_list", { names: ready.length ? listOf(ready) : t("nobody") }));
@@ -60,10 +94,14 @@ export function resultPanel(opts) {
   for (let s = 0; s < 4; s++) {
     const row = el("tr");
     row.dataset.seat = String(s);
+    if (s === view.seat) {
+      row.classList.add("you");
+      row.dataset.you = "true";
+    }
     const place = result.finish.indexOf(s);
     row.dataset.place = String(place);
     const isBlack = result.black.includes(s);
-    row.append(el("td", "", `${names[s]}${isBlack ? " ♠" : ""}`));
+    row.append(el("td", "", `${names[s]}${s === view.seat ? ` (${t("you")})` : ""}${isBlack ? " ♠" : ""}`));
     row.append(el("td", "", result.outcome === "escape" && place < 0 ? (result.scores[s] < 0 ? t("escaped") : "") : t(`place_${place < 0 ? 3 : place}`)));
     const delta = result.scores[s];
     const d = el("td", `num ${delta > 0 ? "pos" : delta < 0 ? "neg" : ""}`, signed(delta));

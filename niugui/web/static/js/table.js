@@ -33,6 +33,24 @@ export const playerName = (p) => (p.bot_account ? `${p.nickname} · ${t("bot")}`
 /** Who sits in a seat, from the table state's `seats` (docs/protocol.md `SeatState`): null when empty. */
 const playerAt = (state, seat) => (state.seats && state.seats[seat] && state.seats[seat].player) || null;
 
+/**
+ * The side your own dealt hand tells you (R10, R11), as your bar shows it: only in your own view
+ * (`view.side` is in a seat's view, never in another seat's or a spectator's). A black seat's
+ * partner holds the other black card: the one not in its hand nor among its own marks.
+ * e.g. sideChip({side: "black", hand: ["S3"], marks: [[], [], [], []]}, 0) says 黑方·队友持♠2; a tap
+ * (or hovering) tells the whole of it.
+ */
+export function sideChip(view, seat) {
+  const mine = [...(view.hand || []), ...((view.marks || [])[seat] || [])];
+  const card = mine.includes("S3") ? "♠2" : "♠3";
+  const chip = el("button", `chip side ${view.side}`, t(`side_${view.side}`, { card }));
+  chip.dataset.role = "side";
+  chip.dataset.side = view.side;
+  chip.title = t(`side_help_${view.side}`, { card });
+  chip.setAttribute("aria-label", chip.title);
+  return chip;
+}
+
 /** A seat's name: its player's nickname, a bot's name, or "Seat n". */
 export function seatName(state, seat) {
   const p = playerAt(state, seat);
@@ -139,7 +157,13 @@ export class TableView {
       if (card && event.detail === 0 && !this.replay) this.toggle(card.dataset.card, card);
     });
     this.msgLine.setAttribute("aria-live", "polite");
-    this.root.append(this.felt, this.drawer, this.meBar, this.msgLine, this.actionsBar, this.handWrap);
+    // Your turn's clock over any panel (the rules card, chat, 记牌器): the timer runs on while you
+    // read, so it stays in sight, and warns at 5 s (issue 28).
+    this.turnClock = el("div", "turn-clock hidden");
+    this.turnClock.dataset.role = "turn-clock";
+    this.turnClock.setAttribute("role", "timer");
+    this.turnClock.setAttribute("aria-live", "assertive");
+    this.root.append(this.felt, this.drawer, this.meBar, this.msgLine, this.actionsBar, this.handWrap, this.turnClock);
   }
 
   /** Show a new state: {view, me, seats, totals, deadline, flip, pending} — `view`, `seats`, `totals`
@@ -407,6 +431,11 @@ export class TableView {
       const count = el("span", "chip", t("cards_left", { n: view.counts[bottom] }));
       this.meBar.append(count);
     }
+    if (mine && !this.replay && view && view.side) {
+      const side = sideChip(view, bottom);
+      side.addEventListener("click", () => (this.msgLine.textContent = side.title)); // a phone has no hover
+      this.meBar.append(side);
+    }
     this.meBar.append(this.badges(bottom));
     if (p && p.bot && !mine) this.meBar.append(el("span", "chip", t("bot")));
     if (!this.replay && view && view.hand && view.hand.length > 1) {
@@ -648,6 +677,12 @@ export class TableView {
     this.actions.onPass && this.actions.onPass();
   }
 
+  /** A panel covers the table (the rules card, the drawer): your turn's clock shows above it. */
+  setPanelOpen(open) {
+    this.panelOpen = open;
+    this.tick();
+  }
+
   /** The countdown of the seat to move, from the server's deadline. */
   tick() {
     const s = this.state;
@@ -655,8 +690,17 @@ export class TableView {
     const view = s.view;
     for (const old of this.root.querySelectorAll(".seat .countdown")) old.remove();
     if (this.countdownSlot) this.countdownSlot.classList.add("hidden");
+    this.turnClock.classList.add("hidden");
     if (!s.deadline || view.over || view.to_move === null || view.to_move === undefined) return;
     const left = Math.max(0, Math.ceil((s.deadline - Date.now()) / 1000));
+    if (this.panelOpen && !this.replay && view.to_move === s.me) {
+      const low = left <= 5;
+      this.turnClock.classList.remove("hidden");
+      this.turnClock.classList.toggle("low", low);
+      this.turnClock.dataset.left = String(left);
+      const text = t(low ? "turn_clock_low" : "turn_clock", { s: left });
+      if (this.turnClock.textContent !== text) this.turnClock.textContent = text;
+    }
     const bottom = this.bottomSeat();
     let target;
     if (view.to_move === bottom) target = this.countdownSlot;

@@ -5,12 +5,24 @@
 import { BUBBLE_MS, bubble, chatPanel, mutedSeats } from "./chat.js";
 import { counterPanel, playedIn, unseen } from "./counter.js";
 import { t } from "./i18n.js";
-import { api } from "./net.js";
+import { api, errorText } from "./net.js";
 import { resultPanel } from "./result.js";
 import { isMuted, playSound, playSoundName, setMuted } from "./sound.js";
 import { TableView, seatName } from "./table.js";
 import { tt } from "./tablestrings.js";
 import { el } from "./dom.js";
+
+const QUICK_PLAY = "quick-play"; // the creator of quick-play tables (the server's hub.py)
+
+/**
+ * Whether a finished game moved ratings, as the server decides (commands.rated_game): a rated table
+ * and at least two people among the game's players; e.g. one person with three bots is rated_alone.
+ */
+export function ratedWord(st, players) {
+  if (!st.settings.rated) return "rated_off";
+  const seats = players || st.seats.map((slot) => slot.player);
+  return seats.filter((p) => p && !p.bot).length >= 2 ? "rated_yes" : "rated_alone";
+}
 
 export class TableScreen {
   /** handlers: {conn, account(), onLobby(), onReplay(gameId), toast(text), langButton()} */
@@ -88,6 +100,11 @@ export class TableScreen {
       this.tableId = msg.table;
       this.root.dataset.table = msg.table;
       history.replaceState(null, "", `#/table/${encodeURIComponent(msg.table)}?code=${encodeURIComponent(this.code)}`);
+    }
+    if (msg.type === "rematch") { // who asked for 再来一局 (rematch.py)
+      this.rematch = msg;
+      this.renderOverlay();
+      return;
     }
     const now = Date.now() / 1000;
     if (msg.type === "snapshot") {
@@ -237,6 +254,7 @@ export class TableScreen {
     this.drawerOpen = this.drawerOpen === what ? null : what;
     this.renderBar();
     this.renderDrawer();
+    this.tableView.setPanelOpen(Boolean(this.helpOpen || this.drawerOpen));
   }
 
   renderBar() {
@@ -303,6 +321,7 @@ export class TableScreen {
     close.dataset.action = "close-help";
     close.addEventListener("click", () => {
       this.helpOpen = false;
+      this.tableView.setPanelOpen(Boolean(this.drawerOpen));
       this.renderOverlay();
     });
     const buttons = el("div", "buttons");
@@ -315,6 +334,7 @@ export class TableScreen {
     this.overlay.append(box);
     this.overlay.classList.remove("hidden");
     this.helpOpen = true;
+    this.tableView.setPanelOpen(true);
   }
 
   async leave() {
@@ -337,9 +357,13 @@ export class TableScreen {
     if (this.namesGame !== st.game_id) {
       this.namesGame = st.game_id;
       this.gameNames = [null, null, null, null];
+      this.gamePlayers = [null, null, null, null];
     }
     st.seats.forEach((slot, n) => {
-      if (slot.player) this.gameNames[n] = seatName(st, n);
+      if (slot.player) {
+        this.gameNames[n] = seatName(st, n);
+        this.gamePlayers[n] = slot.player;
+      }
     });
   }
 
@@ -471,6 +495,9 @@ export class TableScreen {
     if (st.seats.some((x) => !x.player) && st.creator === account.id && st.status === "between") {
       buttons.push({ label: t("fill_bots"), action: "fill-bots", onClick: () => this.act("fill_bots", {}) });
     }
+    if (me !== null && me !== undefined && st.status === "finished" && st.creator === QUICK_PLAY) {
+      buttons.push(...this.nextQuickPlay(me));
+    }
     buttons.push({ label: t("open_replay"), action: "open-replay", onClick: () => this.h.onReplay(gameId) });
     buttons.push({ label: "✕", action: "close-result", onClick: () => {
       this.dismissed = gameId;
@@ -479,8 +506,43 @@ export class TableScreen {
     this.overlay.innerHTML = "";
     const ready = st.status === "between" ? st.seats.map((x) => x.ready) : null;
     const published = this.published[gameId];
-    this.overlay.append(resultPanel({ view, names, totals: st.totals, proof: proof && published ? { ...proof, published } : proof, buttons, ready }));
+    const rated = ratedWord(st, this.namesGame === gameId ? this.gamePlayers : null);
+    this.overlay.append(resultPanel({ view, names, totals: st.totals, proof: proof && published ? { ...proof, published } : proof, buttons, ready, rated }));
     this.overlay.classList.remove("hidden");
+  }
+
+  /** After a quick-play table's last game: 再来一局 (the same people, once all ask: rematch.py) and
+   *  继续匹配 (quick play again, just you: the lobby shows the queue). */
+  nextQuickPlay(me) {
+    const asked = this.rematch ? this.rematch.asked : [];
+    const people = this.rematch ? this.rematch.people.length : 0;
+    const mine = asked.includes(me);
+    const again = {
+      label: this.rematch ? t("rematch_waiting", { n: asked.length, m: people }) : t("rematch"),
+      action: "rematch",
+      primary: true,
+      disabled: mine,
+      onClick: async () => {
+        try {
+          await this.h.conn.request("rematch", { table: this.tableId });
+        } catch (error) {
+          this.h.toast(errorText(error));
+        }
+      },
+    };
+    const onward = {
+      label: t("keep_matching"),
+      action: "keep-matching",
+      onClick: async () => {
+        try {
+          await this.h.conn.request("quick_play", {});
+          this.h.onLobby();
+        } catch (error) {
+          this.h.toast(errorText(error));
+        }
+      },
+    };
+    return [again, onward];
   }
 
   nextBox() {
