@@ -33,14 +33,22 @@ from .hub import Hub
 from .limits import Exempt
 from .metrics import Metrics
 from .protocol import PROTOCOL_VERSION
-from .routes import accounts, community, health, replays, tables
+from .routes import accounts, community, health, page_config, replays, tables
 from .services import AppServices
 from .static import StaticSite
 from .store import Store
 from .ws import endpoint
 from .ws.connection import Clients
 
-ROUTERS = (health.router, accounts.router, tables.router, community.router, replays.router, endpoint.router)
+ROUTERS = (
+    health.router,
+    page_config.router,
+    accounts.router,
+    tables.router,
+    community.router,
+    replays.router,
+    endpoint.router,
+)
 """Every route of the app but the page, in the order they are matched."""
 
 

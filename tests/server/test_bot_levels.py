@@ -10,6 +10,7 @@ from niugui.bots import BUILTIN
 from niugui.bots.levels import LEVELS, NAMES
 from niugui.ratings import BOT_RATINGS
 from niugui.server.protocol import TableSettings
+from niugui.server.routes.page_config import page_config
 
 
 @pytest.mark.parametrize("level", NAMES)
@@ -42,3 +43,7 @@ def test_the_lists_of_levels_derive_from_the_registry() -> None:
     assert list(BUILTIN) == list(BOT_RATINGS) == list(NAMES) == [level.name for level in LEVELS]
     schema = TableSettings.model_json_schema()
     assert schema["properties"]["bot_level"]["enum"] == list(NAMES)
+    page = page_config()["bot_levels"]  # the page's list and words (GET /api/config)
+    assert [(p["name"], p["words"]["zh"], p["rating"]) for p in page] == [
+        (level.name, level.label_zh, BOT_RATINGS[level.name].shown) for level in LEVELS
+    ]

@@ -182,11 +182,6 @@ const STRINGS = {
     kind_full_house: "三带对",
     kind_four_plus_one: "四带一",
     kind_straight_flush: "同花顺",
-    bot_random: "随机",
-    bot_basic: "初级",
-    bot_expert: "高手",
-    bot_learned: "精英",
-    bot_search: "大师",
     settings_summary: "{timer} 秒 · {games} · {bots}",
     n_games: "{n} 局",
     private_tag: "私人",
@@ -306,10 +301,11 @@ const MORE = {
 
 Object.assign(STRINGS.zh, MORE.zh);
 STRINGS.en = {}; // i18n-en.js, loaded when first needed
+const EXTRA_EN = {}; // English words the server gave (addWords)
 
 /** The English words, loaded once (a first visit in Chinese never fetches them). */
 function loadEnglish() {
-  return import("./i18n-en.js").then(({ EN }) => Object.assign(STRINGS.en, EN));
+  return import("./i18n-en.js").then(({ EN }) => Object.assign(STRINGS.en, EN, EXTRA_EN));
 }
 
 let lang = localStorage.getItem("niugui.lang") === "en" ? "en" : "zh";
@@ -330,6 +326,13 @@ export function t(key, params = {}) {
   const text = STRINGS[lang][key] ?? STRINGS.zh[key] ?? key;
   if (Array.isArray(text)) return text;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+/** Words the server gives (serverconfig.js): `{zh: {key: text}, en: {key: text}}`. */
+export function addWords(words) {
+  Object.assign(STRINGS.zh, words.zh);
+  Object.assign(STRINGS.en, words.en);
+  Object.assign(EXTRA_EN, words.en); // kept for when the English words load after these
 }
 
 /** Whether the page has words for `key` (in Chinese, which has them all). */

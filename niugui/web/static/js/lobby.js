@@ -7,6 +7,7 @@ import { el } from "./dom.js";
 import { QuickPlayPanel } from "./quickplay.js";
 import { w } from "./words.js";
 import { field, input } from "./signin.js";
+import { serverConfig } from "./serverconfig.js";
 
 /**
  * What the "join by code" box holds: the join code (sent as both table and code: the server finds
@@ -87,14 +88,17 @@ export class LobbyScreen {
     name.maxLength = 40;
     name.value = `${account.nickname || ""}${getLang() === "zh" ? "的牌桌" : "'s table"}`;
     const timer = input("number", "turn_seconds");
-    timer.min = "3";
-    timer.max = "600";
-    timer.value = "20";
+    const limits = serverConfig.turn_seconds; // the server's own bounds (GET /api/config)
+    timer.min = String(limits.min);
+    timer.max = String(limits.max);
+    timer.step = "any";
+    timer.value = String(limits.default);
     const bots = el("select");
     bots.name = "bot_level";
-    for (const level of ["expert", "basic", "random", "learned", "search"]) {
+    for (const { name: level } of serverConfig.bot_levels) {
       const o = el("option", "", t(`bot_${level}`));
       o.value = level;
+      o.selected = level === serverConfig.default_bot_level;
       bots.append(o);
     }
     const games = el("select");
@@ -129,7 +133,7 @@ export class LobbyScreen {
       const settings = {
         name: name.value.trim(),
         private: priv.checked,
-        turn_seconds: Number(timer.value) || 20,
+        turn_seconds: Number(timer.value) || limits.default,
         bot_level: bots.value,
         games: games.value ? Number(games.value) : null,
         rated: rated.checked,
