@@ -768,7 +768,8 @@ class Game:
 def _side_of(dealt: int) -> str:
     """The side a seat knows it is on from its own dealt hand alone (R10, R11).
 
-    >>> _side_of(1 << S3), _side_of(BLACK_MASK), _side_of(0)
+    >>> from niugui.cards import S3
+    >>> _side_of(S3.mask), _side_of(BLACK_MASK), _side_of(0)
     ('black', 'double', 'red')
     """
     black = (dealt & BLACK_MASK).bit_count()
