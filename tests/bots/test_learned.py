@@ -300,12 +300,11 @@ def test_search_variants_answer_legally(options: dict[str, object]) -> None:
 def test_the_server_seats_learned_bots() -> None:
     """A table's ``bot_level`` may be ``learned`` (protocol), and its bot seats get the learned bot,
     not the fallback."""
-    from typing import get_args
-
-    from niugui.server.protocol import BotLevel
+    from niugui.bots.levels import NAMES
+    from niugui.server.protocol import TableSettings
     from niugui.server.tables.bots import load_policy
 
-    assert "learned" in get_args(BotLevel)
+    assert "learned" in NAMES and TableSettings(bot_level="learned").bot_level == "learned"
     assert isinstance(load_policy("learned"), LearnedBot)
 
 

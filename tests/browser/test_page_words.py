@@ -14,7 +14,8 @@ import typing
 from pathlib import Path
 from typing import Any
 
-from niugui.server.protocol import BotLevel, ErrorCode, HttpErrorCode, ReplayError
+from niugui.bots.levels import NAMES
+from niugui.server.protocol import ErrorCode, HttpErrorCode, ReplayError
 
 from .conftest import DESKTOP, ROOT, screenshot
 from .pages import WAIT_MS, switch_lang, take_nickname
@@ -172,7 +173,7 @@ def test_the_rules_page_has_every_rule_with_cards_and_the_scores(browser: Any, s
 
 
 def test_the_table_form_offers_every_bot_level_in_words(browser: Any, server: str) -> None:
-    """Every level a table can be filled with (the protocol's ``BotLevel``: ``learned`` included) is
+    """Every level a table can be filled with (the registry's levels, ``learned`` included) is
     offered when creating a table, named in words in both languages, never as a raw key."""
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
@@ -183,7 +184,7 @@ def test_the_table_form_offers_every_bot_level_in_words(browser: Any, server: st
         options = page.locator("form[data-role=create-table] select[name=bot_level] option")
         values = options.evaluate_all("os => os.map((o) => o.value)")
         texts = options.all_inner_texts()
-        assert sorted(values) == sorted(typing.get_args(BotLevel)), values
+        assert sorted(values) == sorted(NAMES), values
         assert all(text and not text.startswith("bot_") for text in texts), texts
         assert len(set(texts)) == len(texts), texts
     context.close()

@@ -231,7 +231,7 @@ def test_r35_ctrl_c_and_ctrl_d_at_the_escape_question_mean_no(
     t.expect(r"要逃跑吗？")
     t.sendline("y")
     t.expect(r"你（座位0）逃跑了（R35）")
-    t.expect(r"本局结束\n你（座位0）逃跑，本局立即结束")
+    t.expect(r"本局结束\n你逃跑了 -9\n你（座位0）逃跑，本局立即结束")  # the personal line first (issue 28)
     path = Path(t.expect(r"牌谱已保存：(\S+)\n").group(1))
     t.expect(AGAIN["zh"])
     t.send("\x04")
