@@ -28,7 +28,7 @@ from niugui.server.cluster.bus import (
 )
 from niugui.server.cluster.node import RemoteClient
 from niugui.server.protocol import CreateTable, LobbyData, Play, SeatData, TableSettings, Watch
-from niugui.server.tables.fanout import TableFrame
+from niugui.server.tables.fanout import table_frame
 
 from .conftest import redis_url
 
@@ -154,8 +154,8 @@ class Relay:
 def test_a_remote_connection_relays_a_table_frame_with_its_table_and_seq_beside_it() -> None:
     relay: Any = Relay()
     client = RemoteClient(relay, "n2", "c7", "a1", "阿丽")
-    client.send(TableFrame('{"not":"parsed"}', "t1", 41))  # the text says nothing of table or seq
-    client.send(TableFrame('{"nor":"this"}', "t1", 41, snapshot=True))
+    client.send(table_frame('{"not":"parsed"}', "t1", 41))  # the text says nothing of table or seq
+    client.send(table_frame('{"nor":"this"}', "t1", 41, snapshot=True))
     client.send('{"type":"invitation"}')
     assert relay.sent == [
         ("n2", FrameHead(conn="c7", table="t1", seq=41), '{"not":"parsed"}'),
