@@ -19,6 +19,7 @@ const screens = {
   history: () => import("./history.js"),
   rules: () => import("./rulespage.js"),
   profile: () => import("./profile.js"),
+  tutorial: () => import("./tutorial.js"),
 };
 
 const app = document.getElementById("app");
@@ -196,6 +197,13 @@ function route() {
   if (parts[0] === "rules") {
     later("rules", ({ rulesScreen }) =>
       mount((root) => rulesScreen(root, { onBack: () => history.back(), langButton, rule: parts[1] || null }), false),
+    );
+    return;
+  }
+  if (parts[0] === "tutorial") {
+    const nickname = (session.account || {}).nickname || "";
+    later("tutorial", ({ TutorialScreen }) =>
+      mount((root) => new TutorialScreen(root, { onBack: () => (location.hash = "#/"), langButton, nickname }), false),
     );
     return;
   }

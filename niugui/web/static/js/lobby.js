@@ -5,6 +5,7 @@ import { tt } from "./tablestrings.js";
 import { api, session } from "./net.js";
 import { el } from "./dom.js";
 import { QuickPlayPanel } from "./quickplay.js";
+import { tutorialOffer } from "./tutorialoffer.js";
 import { w } from "./words.js";
 import { field, input } from "./signin.js";
 
@@ -67,6 +68,8 @@ export class LobbyScreen {
     if (this.quick) this.quick.destroy();
     this.quick = new QuickPlayPanel(this.h.conn, { onLeaderboard: this.h.onLeaderboard, onProfile: this.h.onProfile });
     this.root.append(this.quick.root, who);
+    const offer = tutorialOffer(() => (location.hash = "#/tutorial")); // 新手教学, offered once
+    if (offer) this.root.prepend(offer);
 
     const tablesPanel = el("div", "panel");
     const th = el("h2", "", t("open_tables"));

@@ -328,7 +328,10 @@ export class TableScreen {
     const rules = el("a", "btn secondary", t("rules")); // the whole rules page (rulespage.js)
     rules.href = "#/rules";
     rules.dataset.action = "rules";
-    buttons.append(rules, close);
+    const guided = el("a", "btn secondary", t("tut_title")); // 新手教学, always one tap from here
+    guided.href = "#/tutorial";
+    guided.dataset.action = "tutorial";
+    buttons.append(guided, rules, close);
     box.append(list, buttons);
     this.overlay.innerHTML = "";
     this.overlay.append(box);
