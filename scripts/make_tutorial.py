@@ -1,7 +1,8 @@
 """Build the guided first game (新手教学, issue 28): one fixed, friendly deal played out by bots, with
 the step of each line the page says, and your view at each step as the engine gives it (the page
-computes nothing). Writes niugui/web/static/tutorial.json; a test checks the file is what this
-script makes, and that the game shows every topic.
+computes nothing). Writes niugui/web/static/tutorial.json; ``--check`` (a test runs it) checks that
+the file's lines and views are what the engine gives for its stored game, and that the game shows
+every topic — a later change of the bots leaves the stored game as it is.
 
 You are seat 0 (the page's player): you hold ♦4 (you lead, R26) and one black card (黑方, R10), you
 pass at least once (R27, R28), play a five-card combination (R18–R24), see 接风 (R29) and go out
@@ -112,26 +113,43 @@ def views(record: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def script_of(record: dict[str, Any]) -> dict[str, Any]:
+    """The file's content for a game's record: its lines and your views, all from the engine."""
+    return {"you": YOU, "lines": lines(Game.from_record(record)), "record": record, "views": views(record)}
+
+
 def build() -> dict[str, Any]:
     for seed in range(1, 5000):
         game = play_out(seed)
         if game is not None:
             record = game.to_record()
             record["meta"] = {"tutorial": True, "seed": seed, "bots": BOT}
-            return {"you": YOU, "lines": lines(game), "record": record, "views": views(record)}
+            return script_of(record)
     raise SystemExit("no deal teaches every topic")
+
+
+def text_of(script: dict[str, Any]) -> str:
+    return json.dumps(script, ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="fail if the file is not what this makes")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="fail unless the file's lines and views are what the engine gives for its own record "
+        "(whatever the bots would choose today) and its game teaches every topic",
+    )
     args = parser.parse_args()
-    text = json.dumps(build(), ensure_ascii=False, separators=(",", ":")) + "\n"
     if args.check:
-        if OUT.read_text(encoding="utf-8") != text:
+        record = json.loads(OUT.read_text(encoding="utf-8"))["record"]
+        gaps = missing(Game.from_record(record))
+        if gaps:
+            sys.exit(f"{OUT}: its game does not show {gaps}")
+        if OUT.read_text(encoding="utf-8") != text_of(script_of(record)):
             sys.exit(f"{OUT} is stale: run python scripts/make_tutorial.py")
         return
-    OUT.write_text(text, encoding="utf-8")
+    OUT.write_text(text_of(build()), encoding="utf-8")
     print(f"wrote {OUT}")
 
 
