@@ -27,6 +27,7 @@ from pathlib import Path
 from types import FrameType
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
@@ -343,7 +344,7 @@ class Session:
         except InputEnded:
             pass
         if self.saved:
-            self.say(tr(self.lang, "saved_dir", path=self.save_dir), soft_wrap=True)
+            self.say_path("saved_dir", self.save_dir)
         self.say(tr(self.lang, "bye"))
         return 0
 
@@ -428,8 +429,8 @@ class Session:
         except OSError as error:
             self.say(tr(lang, "not_saved", error=error), style="bold red")
         else:
-            self.say(tr(lang, "saved", path=path), soft_wrap=True)
-            self.say(tr(lang, "replay_hint", path=path), style="dim", soft_wrap=True)
+            self.say_path("saved", path)
+            self.say_path("replay_hint", path, style="dim")
         return game
 
     def suspend(self, game: Game, number: int, path: Path | None) -> None:
@@ -442,8 +443,8 @@ class Session:
         except OSError as error:
             self.say(tr(self.lang, "not_saved", error=error), style="bold red")
         else:
-            self.say(tr(self.lang, "suspended", path=path), style="bold yellow", soft_wrap=True)
-            self.say(tr(self.lang, "resume_hint", path=path), soft_wrap=True)
+            self.say_path("suspended", path, style="bold yellow")
+            self.say_path("resume_hint", path)
         raise InputEnded
 
     def step(self, game: Game, view: SeatView) -> None:
@@ -542,6 +543,17 @@ class Session:
         copied whole."""
         self.console.print(message if isinstance(message, Text) else Text(message, style=style),
                            soft_wrap=soft_wrap)
+
+    def say_path(self, key: str, path: Path, style: str = "") -> None:
+        """A line naming a path (``key``'s words): on one line when it fits the terminal, else the
+        words on one line and the path alone on the next, so that no line breaks inside a name
+        before the path begins (issue 28: at 80×24 the record's path wrapped mid-name)."""
+        line = tr(self.lang, key, path=path)
+        if cell_len(line) <= self.console.size.width:
+            self.say(line, style=style, soft_wrap=True)
+            return
+        self.say(tr(self.lang, key, path="").rstrip(), style=style)
+        self.say(str(path), style=style, soft_wrap=True)  # whole, to copy (the terminal may wrap it)
 
     def name(self, seat: int) -> str:
         return tv.seat_name(self.human, seat, self.lang)

@@ -213,8 +213,8 @@ def test_R35_a_table_whose_human_left_ends_and_leaves_the_lobby(browser: Any, se
     take_nickname(spectator, server, "观众")
     spectator.evaluate("(id) => { location.hash = '#/table/' + id; }", table)
     spectator.wait_for_selector(f".table-screen[data-table='{table}'] .seat[data-seat]", timeout=WAIT_MS)
-    page.once("dialog", lambda dialog: dialog.accept())  # 离开算逃跑，确定？
     page.click("[data-action=leave]")
+    page.click("[data-role=leave-confirm] [data-action=confirm-leave]")  # 离开算逃跑 (the page asks)
     page.wait_for_selector("[data-role=hello]", timeout=WAIT_MS)
     watcher.click("[data-action=refresh]")
     listed_row = f"[data-role=tables] li[data-table='{table}']"

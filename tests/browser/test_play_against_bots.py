@@ -106,8 +106,8 @@ def test_new_player_plays_a_full_game_against_bots(browser: Any, server: str) ->
     assert "第 2 局" in page.inner_text("[data-role=table-title]")
     assert page.get_attribute("[data-role=first-drawer]", "data-seat") == first_out
     # Leaving a game in progress is an escape (R35): the page asks first.
-    page.once("dialog", lambda dialog: dialog.accept())
     page.click("[data-action=leave]")
+    page.click("[data-role=leave-confirm] [data-action=confirm-leave]")
 
     # History: both games are listed (the second one an escape, −9), and the first one's replay steps
     # forwards and backwards.

@@ -1,6 +1,6 @@
 """Issue 28, point 1 in the terminal: above your hand, the side your own dealt hand tells you (R10,
 R11) — 黑方 and which black card your partner holds, 双牛鬼 (one against three), or 红方 — on one
-line at 60 columns, in both languages; never in a spectator's screen."""
+line at 60 and 80 columns, in both languages; never in a spectator's screen."""
 
 from __future__ import annotations
 
@@ -19,13 +19,14 @@ def dealt_side(game: Game, seat: int) -> str:
     return {0: "red", 1: "black", 2: "double"}[len(held)]
 
 
+@pytest.mark.parametrize("width", [60, 80])
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize("side", list(DEALS))
-def test_the_side_line_names_your_side_on_one_line(lang: str, side: str) -> None:
+def test_the_side_line_names_your_side_on_one_line(lang: str, side: str, width: int) -> None:
     seed, seat = DEALS[side]
     game = Game.deal(seed=seed, first_drawer=0)
     assert dealt_side(game, seat) == side
-    screen = tv.plain(tv.status(game.view(seat), lang, width=60), width=60)
+    screen = tv.plain(tv.status(game.view(seat), lang, width=width), width=width)
     line = tv.plain(tv.side_line(game.view(seat), lang), width=200)
     assert line in screen.splitlines(), screen  # whole, unwrapped
     assert cell_len(line) <= 60

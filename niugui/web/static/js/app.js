@@ -19,6 +19,7 @@ const screens = {
   history: () => import("./history.js"),
   rules: () => import("./rulespage.js"),
   profile: () => import("./profile.js"),
+  tutorial: () => import("./tutorial.js"),
 };
 
 const app = document.getElementById("app");
@@ -161,6 +162,11 @@ function mount(makeScreen, withBar = true, title = "", kind = null) {
   }
 }
 
+/** A replay's address; `n`, the game's number at its table, titles it as 战绩 names it (第 3 局). */
+function replayHash(gameId, gameNo) {
+  return `#/replay/${gameId}${gameNo ? `?n=${gameNo}` : ""}`;
+}
+
 function goTable(id, code) {
   location.hash = `#/table/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ""}`;
 }
@@ -199,9 +205,16 @@ function route() {
     );
     return;
   }
+  if (parts[0] === "tutorial") {
+    const nickname = (session.account || {}).nickname || "";
+    later("tutorial", ({ TutorialScreen }) =>
+      mount((root) => new TutorialScreen(root, { onBack: () => (location.hash = "#/"), langButton, nickname }), false),
+    );
+    return;
+  }
   if (parts[0] === "replay") {
     later("replay", ({ ReplayScreen }) =>
-      mount((root) => new ReplayScreen(root, { gameId: parts[1] || null, onBack: () => history.back(), langButton }), false),
+      mount((root) => new ReplayScreen(root, { gameId: parts[1] || null, gameNo: params.get("n"), onBack: () => history.back(), langButton }), false),
     );
     return;
   }
@@ -228,7 +241,7 @@ function route() {
             conn,
             account: () => session.account,
             onLobby: () => (location.hash = "#/"),
-            onReplay: (gameId) => (location.hash = `#/replay/${gameId}`),
+            onReplay: (gameId, gameNo) => (location.hash = replayHash(gameId, gameNo)),
             toast,
             langButton,
           }),
@@ -245,7 +258,7 @@ function route() {
     later("profile", ({ leaderboardScreen, profileScreen }) => mount((root) => {
       if (parts[0] === "leaderboard") leaderboardScreen(root, { onBack, onPlayer });
       else {
-        const onReplay = (id) => (location.hash = `#/replay/${id}`);
+        const onReplay = (id, gameNo) => (location.hash = replayHash(id, gameNo));
         const onLeaderboard = () => (location.hash = "#/leaderboard");
         profileScreen(root, { playerId: parts[1] ? decodeURIComponent(parts[1]) : null, onBack, onReplay, onLeaderboard });
       }
@@ -258,7 +271,7 @@ function route() {
       historyScreen(root, {
         playerId: parts[1] ? decodeURIComponent(parts[1]) : null,
         onBack: () => (location.hash = "#/"),
-        onReplay: (id) => (location.hash = `#/replay/${id}`),
+        onReplay: (id, gameNo) => (location.hash = replayHash(id, gameNo)),
         onRecordFile: () => (location.hash = "#/replay"),
         onPlayer: (id) => (location.hash = `#/history/${encodeURIComponent(id)}`),
       });

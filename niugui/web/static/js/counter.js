@@ -35,6 +35,10 @@ export function counterPanel(left) {
   box.dataset.role = "counter";
   box.setAttribute("role", "table");
   box.setAttribute("aria-label", tt("counter_title"));
+  const caption = el("div", "caption", tt("counter_caption")); // what it counts, in words (issue 28)
+  caption.dataset.role = "counter-caption";
+  caption.setAttribute("role", "caption");
+  box.append(caption);
   for (const rank of COUNTER_RANKS) {
     const cell = el("div", `cell${left[rank] === 0 ? " gone" : ""}`);
     cell.dataset.rank = rank;

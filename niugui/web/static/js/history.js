@@ -47,7 +47,7 @@ export async function historyScreen(root, { onBack, onReplay, onPlayer, onRecord
     const row = el("tr", "tap");
     row.dataset.game = String(g.game_id);
     row.addEventListener("click", (event) => {
-      if (!event.target.closest("a")) onReplay(g.game_id); // one tap anywhere on the game
+      if (!event.target.closest("a")) onReplay(g.game_id, g.game_no); // one tap anywhere on the game
     });
     const when = g.finished_at ? new Date(typeof g.finished_at === "number" ? g.finished_at * 1000 : g.finished_at) : null;
     const format = { month: "numeric", day: "numeric", hour: "2-digit", minute: "2-digit" };
@@ -62,7 +62,7 @@ export async function historyScreen(root, { onBack, onReplay, onPlayer, onRecord
     open.dataset.action = "open-replay";
     open.addEventListener("click", (event) => {
       event.stopPropagation();
-      onReplay(g.game_id);
+      onReplay(g.game_id, g.game_no);
     });
     const dl = el("a", "", "⤓");
     dl.href = `/api/games/${g.game_id}/record`;

@@ -5,6 +5,7 @@ import { tt } from "./tablestrings.js";
 import { api, session } from "./net.js";
 import { el } from "./dom.js";
 import { QuickPlayPanel } from "./quickplay.js";
+import { tutorialOffer } from "./tutorialoffer.js";
 import { w } from "./words.js";
 import { field, input } from "./signin.js";
 import { serverConfig } from "./serverconfig.js";
@@ -68,6 +69,8 @@ export class LobbyScreen {
     if (this.quick) this.quick.destroy();
     this.quick = new QuickPlayPanel(this.h.conn, { onLeaderboard: this.h.onLeaderboard, onProfile: this.h.onProfile });
     this.root.append(this.quick.root, who);
+    const offer = tutorialOffer(() => (location.hash = "#/tutorial")); // 新手教学, offered once
+    if (offer) this.root.prepend(offer);
 
     const tablesPanel = el("div", "panel");
     const th = el("h2", "", t("open_tables"));
@@ -263,9 +266,10 @@ export class LobbyScreen {
       const name = el("span", "tname", table.name || `${t("table")} ${table.id}`);
       if (table.status === "playing") name.append(el("span", "tag", t("in_game")));
       li.append(name, el("span", "muted", t("seats_taken", { n: seated })));
+      const me = (session.account || {}).id;
+      if (me && table.seats.some((p) => p && p.id === me)) name.append(el("span", "tag", t("your_table"))); // by account, not by name
       const sit = el("button", "btn small", t("take_seat"));
       sit.dataset.action = "sit";
-      sit.disabled = seated >= 4;
       sit.addEventListener("click", async () => {
         try {
           await this.h.conn.request("sit", { table: table.id, seat: null });
@@ -277,10 +281,12 @@ export class LobbyScreen {
       const watch = el("button", "btn small secondary", t("watch"));
       watch.dataset.action = "watch";
       watch.addEventListener("click", () => this.h.onOpenTable(table.id, null));
-      li.append(sit, watch);
+      const full = el("span", "tag full", t("table_full_tag")); // nothing to tap at a full table
+      full.dataset.role = "table-full";
+      li.append(seated >= 4 ? full : sit, watch);
       const s = table.settings;
       const meta = el("div", "tmeta", [
-        table.seats.map((p, i) => (p ? (p.bot ? botName(i, p.bot) : playerName(p)) : t("empty_seat"))).join(" · "),
+        table.seats.map((p, i) => (p ? (p.bot ? botName(i, p.bot) : `${playerName(p)}${me && p.id === me ? ` (${t("you")})` : ""}`) : t("empty_seat"))).join(" · "),
         t("settings_summary", { timer: s.turn_seconds, games: s.games ? t("n_games", { n: s.games }) : t("endless"), bots: t(`bot_${s.bot_level}`) }),
       ].join(" — "));
       li.append(meta);

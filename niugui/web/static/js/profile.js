@@ -103,7 +103,7 @@ export async function profileScreen(root, { playerId, onBack, onReplay, onLeader
       el("td", `num ${g.delta > 0 ? "pos" : g.delta < 0 ? "neg" : ""}`, g.delta > 0 ? `+${g.delta}` : String(g.delta)),
     );
     const cell = el("td");
-    cell.append(button("btn small", w("replay"), "open-replay", () => onReplay(g.game_id)));
+    cell.append(button("btn small", w("replay"), "open-replay", () => onReplay(g.game_id, g.game_no)));
     row.append(cell);
     list.append(row);
   }
@@ -161,5 +161,11 @@ export async function leaderboardScreen(root, { onBack, onPlayer, by = "rating" 
     row.append(el("td", "", place), name, el("td", "num", String(p.games)), el("td", "num", value));
     grid.append(row);
   });
+  if (!board.players.length) { // no bare header: say why nobody is listed yet, and how to be
+    const empty = el("div", "muted", by === "rating" ? w("board_empty_rating", { n: board.min_games }) : w("board_empty_points"));
+    empty.dataset.role = "leaderboard-empty";
+    panel.append(empty);
+    return;
+  }
   panel.append(grid);
 }

@@ -29,7 +29,7 @@ export function problemText(error) {
 }
 
 export class ReplayScreen {
-  constructor(root, { gameId = null, onBack, langButton = null }) {
+  constructor(root, { gameId = null, gameNo = null, onBack, langButton = null }) {
     this.root = root;
     this.onBack = onBack;
     this.timer = null;
@@ -37,7 +37,8 @@ export class ReplayScreen {
     root.className = "table-screen replay-screen";
     const bar = el("div", "topbar");
     bar.append(button("tb-btn", `← ${t("back")}`, "back", () => onBack()));
-    bar.append(el("div", "grow", `${t("replay")}${gameId ? ` #${gameId}` : ""}`));
+    // titled as 战绩 names the game (第 3 局), not by the server's id
+    bar.append(el("div", "grow", gameNo ? `${t("replay")} · ${t("game_no", { n: gameNo })}` : t("replay")));
     if (langButton) bar.append(langButton());
     root.append(bar);
     this.body = el("div", "");

@@ -130,6 +130,8 @@ export class TableView {
     this.actionsBar.append(this.hintBtn, this.passBtn, this.playBtn);
     this.actionsBar.setAttribute("aria-keyshortcuts", "Enter P H");
     this.actionsBar.title = tt("keys_help");
+    this.keysHelp = el("div", "keys-help", tt("keys_help")); // in sight where there is a keyboard (CSS)
+    this.keysHelp.dataset.role = "keys-help";
     this.handWrap = el("div", "hand-wrap");
     this.hand = el("div", "hand");
     this.hand.dataset.role = "hand";
@@ -163,7 +165,7 @@ export class TableView {
     this.turnClock.dataset.role = "turn-clock";
     this.turnClock.setAttribute("role", "timer");
     this.turnClock.setAttribute("aria-live", "assertive");
-    this.root.append(this.felt, this.drawer, this.meBar, this.msgLine, this.actionsBar, this.handWrap, this.turnClock);
+    this.root.append(this.felt, this.drawer, this.meBar, this.msgLine, this.actionsBar, this.keysHelp, this.handWrap, this.turnClock);
   }
 
   /** Show a new state: {view, me, seats, totals, deadline, flip, pending} — `view`, `seats`, `totals`
@@ -213,6 +215,7 @@ export class TableView {
     this.nowMarks = new Set();
     this.msgLine.classList.toggle("hidden", this.replay);
     this.actionsBar.classList.toggle("hidden", this.replay || s.me === null || s.me === undefined || !view || view.over);
+    this.keysHelp.classList.toggle("hidden", this.actionsBar.classList.contains("hidden"));
     for (const rel of [1, 2, 3]) {
       const pos = POSITIONS[rel];
       this.seatBoxes[pos].innerHTML = "";
@@ -353,6 +356,7 @@ export class TableView {
       let last = null;
       for (const entry of trick || []) if (entry.seat === seat) last = entry;
       if (!last) continue;
+      if (last.pass && !faded && !this.replay && view.to_move === seat) continue; // its turn again: old news
       const key = JSON.stringify(last) + trick.indexOf(last);
       const fresh = Boolean(this.slotKeys && this.slotKeys[rel] !== key && !faded);
       slot.classList.toggle("fresh", fresh);

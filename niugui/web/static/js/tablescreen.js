@@ -328,7 +328,10 @@ export class TableScreen {
     const rules = el("a", "btn secondary", t("rules")); // the whole rules page (rulespage.js)
     rules.href = "#/rules";
     rules.dataset.action = "rules";
-    buttons.append(rules, close);
+    const guided = el("a", "btn secondary", t("tut_title")); // 新手教学, always one tap from here
+    guided.href = "#/tutorial";
+    guided.dataset.action = "tutorial";
+    buttons.append(guided, rules, close);
     box.append(list, buttons);
     this.overlay.innerHTML = "";
     this.overlay.append(box);
@@ -337,11 +340,40 @@ export class TableScreen {
     this.tableView.setPanelOpen(true);
   }
 
+  /** The page's own question before an escape (R35), not the browser's bare confirm box: resolves
+   *  true to leave, false to stay. */
+  confirmLeave() {
+    return new Promise((resolve) => {
+      const box = el("div", "result");
+      box.dataset.role = "leave-confirm";
+      box.append(el("h2", "", t("leave_title")), el("div", "sub", t("escape_confirm")));
+      const answer = (leave) => {
+        this.overlay.classList.add("hidden");
+        this.overlay.innerHTML = "";
+        this.renderOverlay();
+        resolve(leave);
+      };
+      const buttons = el("div", "buttons");
+      const stay = el("button", "btn", t("stay"));
+      stay.dataset.action = "stay";
+      stay.addEventListener("click", () => answer(false));
+      const go = el("button", "btn secondary", t("leave_escape"));
+      go.dataset.action = "confirm-leave";
+      go.addEventListener("click", () => answer(true));
+      buttons.append(stay, go);
+      box.append(buttons);
+      this.overlay.innerHTML = "";
+      this.overlay.append(box);
+      this.overlay.classList.remove("hidden");
+      stay.focus();
+    });
+  }
+
   async leave() {
     const st = this.tstate;
     const me = st ? st.you : null;
     const holding = this.view && !this.view.over && me !== null && me !== undefined && this.view.counts[me] > 0;
-    if (holding && st.status === "playing" && !window.confirm(t("escape_confirm"))) return;
+    if (holding && st.status === "playing" && !(await this.confirmLeave())) return;
     try {
       await this.h.conn.request("leave", { table: this.tableId });
     } catch {
@@ -498,7 +530,7 @@ export class TableScreen {
     if (me !== null && me !== undefined && st.status === "finished" && st.creator === QUICK_PLAY) {
       buttons.push(...this.nextQuickPlay(me));
     }
-    buttons.push({ label: t("open_replay"), action: "open-replay", onClick: () => this.h.onReplay(gameId) });
+    buttons.push({ label: t("open_replay"), action: "open-replay", onClick: () => this.h.onReplay(gameId, st.game_no) });
     buttons.push({ label: "✕", action: "close-result", onClick: () => {
       this.dismissed = gameId;
       this.renderOverlay();

@@ -41,7 +41,11 @@ const WORDS = {
     replay: "回放",
     rating_chart: "等级分走势",
     no_history: "还没有计分对局。",
-    seat_stats: "分 {r} · 逃 {e}",
+    board_empty_rating: "还没有人上榜：打满 {n} 局计入等级分的牌局（至少两位真人）就能上榜。",
+    board_empty_points: "还没有人上榜：计入等级分的牌局（至少两位真人）的积分会列在这里。",
+    seat_rating: "等级分 {r}",
+    seat_escapes: "逃跑率 {e}",
+    seat_new: "新玩家",
     err_already_seated: "你正在另一桌对局，先打完这一局。",
     err_bad_state: "现在不能这样做：{m}",
     err_offline: "连接已断开，稍后再试。",
@@ -87,7 +91,11 @@ const WORDS = {
     replay: "Replay",
     rating_chart: "Rating history",
     no_history: "No rated games yet.",
-    seat_stats: "{r} · esc {e}",
+    board_empty_rating: "Nobody is listed yet: play {n} rated games (two or more people at the table) to be listed.",
+    board_empty_points: "Nobody is listed yet: the points of rated games (two or more people at the table) show here.",
+    seat_rating: "rating {r}",
+    seat_escapes: "escapes {e}",
+    seat_new: "new player",
     err_already_seated: "You are playing at another table; finish that game first.",
     err_bad_state: "Not possible now: {m}",
     err_offline: "Offline; try again in a moment.",
@@ -115,10 +123,14 @@ export function errorText(error) {
 /** A rate 0..1 as a percentage ("—" when there is none). */
 export const percent = (rate) => (rate === null || rate === undefined ? "—" : `${Math.round(rate * 100)}%`);
 
-/** A seat's rating and escape rate as the others see them (docs/community.md); a bot's rating only. */
+/** A seat's rating and escape rate as the others see them, each labelled (docs/community.md): a
+ *  bot's rating only ("等级分 1341"), "新玩家" for a person with neither yet. */
 export function seatStats(player) {
-  const rating = player.rating === null || player.rating === undefined ? "—" : String(player.rating);
-  const line = el("div", "seat-stats", player.bot ? rating : w("seat_stats", { r: rating, e: percent(player.escape_rate) }));
+  const known = (x) => x !== null && x !== undefined;
+  const parts = [];
+  if (known(player.rating)) parts.push(w("seat_rating", { r: player.rating })); // labelled, not a bare number
+  if (!player.bot && known(player.escape_rate)) parts.push(w("seat_escapes", { e: percent(player.escape_rate) }));
+  const line = el("div", "seat-stats", parts.length ? parts.join(" · ") : player.bot ? "" : w("seat_new"));
   line.dataset.role = "seat-stats";
   return line;
 }
