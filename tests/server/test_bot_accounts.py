@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_harness import ROOT, WAIT, Player, Server, drive, game_over
+from server_harness import ROOT, WAIT, Player, Server, drive, game_over, wait_until
 from test_server_games import assert_no_leak, new_table
 
 from niugui import Game
@@ -176,6 +176,9 @@ def test_niugui_bot_client_plays_whole_games_and_survives_a_restart(
         state = alice.states[table]
         assert state["games_played"] == 2 and state["seats"][1]["player"]["bot_account"] is True
 
+        # The table's end reaches 阿丽 and the client separately: Ctrl-C only once the client has the
+        # second game's end too (else it stops after 1 game, seen under load).
+        wait_until([alice], lambda: "game 2 over" in client.text(), what="the client seeing game 2 end")
         client.process.send_signal(signal.SIGINT)
         assert client.wait() == 0, client.text()
         log = client.text()
