@@ -4,6 +4,7 @@
 - Two people wait, fill the other seats with bots, play: the result says the game was rated (two
   people). Both tap 再来一局: the first sees 1/2 agreed on both pages; after the second, the same
   two sit together at a new table. 继续匹配 puts just you back in the queue.
+- Four people from the queue play, all four tap 再来一局, and the same four sit at a new table.
 - One person with bots: the result says it was not rated (one person), and the profile says why
   there is no rating yet.
 """
@@ -90,6 +91,36 @@ def test_two_people_play_again_together_after_quick_play(browser: Any, community
     names = pages[0].inner_text(".table-screen")
     assert "再来0" in names and "再来1" in names
     assert not errors, errors
+    for page in pages:
+        page.context.close()
+
+
+def test_four_people_play_again_as_the_same_four(browser: Any, community_server: str) -> None:
+    pages = [browser.new_context(viewport=PHONE).new_page() for _ in range(4)]
+    for n, page in enumerate(pages):
+        take_nickname(page, community_server, f"四人{n}")
+    for page in pages:
+        page.click("[data-action=quick-play]")
+    for page in pages:
+        page.wait_for_selector(".table-screen[data-you] .hand [data-card]", timeout=WAIT_MS)
+    first = table_of(pages[0])
+    assert {table_of(page) for page in pages} == {first}
+    play_to_the_end(pages)
+    for n, page in enumerate(pages):
+        page.click("[data-action=rematch]")
+        if n < 3:  # everyone sees how many agreed so far
+            pages[0].wait_for_selector(f"[data-action=rematch]:text('{n + 1}/4')", timeout=WAIT_MS)
+    for page in pages:
+        page.wait_for_function(
+            "(old) => { const t = document.querySelector('.table-screen[data-you]');"
+            " return t && t.dataset.table !== old && document.querySelector('.hand [data-card]'); }",
+            arg=first,
+            timeout=WAIT_MS,
+        )
+    again = {table_of(page) for page in pages}
+    assert len(again) == 1 and first not in again
+    seated = pages[0].inner_text(".table-screen")
+    assert all(f"四人{n}" in seated for n in range(4)) and pages[0].locator(".seat .avatar.bot").count() == 0
     for page in pages:
         page.context.close()
 
