@@ -17,7 +17,6 @@ import pytest
 import starlette
 import uvicorn
 import websockets
-from starlette.websockets import WebSocket
 from uvicorn.config import WS_PROTOCOLS, Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
@@ -239,19 +238,6 @@ def uv_ws_option() -> None:
     assert Config(app=None, ws=DirectWebSockets).ws is DirectWebSockets, "Config(ws=a class) is refused"
 
 
-# ---- Starlette (app.py's abort on the plain ASGI path) ------------------------------------------------
-
-
-def st_send() -> None:
-    seen = handshake(WebSocketsSansIOProtocol)
-    send = seen.send
-    assert getattr(send, "__self__", None) is seen.protocol, (
-        "uvicorn's ASGI send is no bound method of its protocol"
-    )
-    socket = WebSocket({"type": "websocket"}, receive=send, send=send)
-    assert getattr(socket, "_send", None) is send, "starlette's WebSocket._send is not the ASGI send"
-
-
 CHECKS: list[tuple[str, str, Callable[[], None]]] = [
     ("websockets", "StreamReader.at_eof", ws_at_eof),
     ("websockets", "Protocol.parser", ws_parser),
@@ -266,7 +252,6 @@ CHECKS: list[tuple[str, str, Callable[[], None]]] = [
     ("uvicorn", "WebSocketsSansIOProtocol.queue", uv_receive_queue),
     ("uvicorn", "scope extensions", uv_scope_extensions),
     ("uvicorn", "Config.ws", uv_ws_option),
-    ("starlette", "WebSocket._send", st_send),
 ]
 
 
