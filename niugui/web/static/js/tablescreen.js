@@ -138,7 +138,7 @@ export class TableScreen {
     if (ev.kind === "play") this.played.push(...ev.play);
     if (!msg.replay) this.sounds(ev, before);
     if (ev.kind === "chat") {
-      if (!msg.replay) this.showChat(ev.seat, ev.phrase);
+      if (!msg.replay && ev.phrase) this.showChat(ev.seat, ev.phrase); // null: someone you block
       this.root.dataset.seq = String(this.seq);
       return; // a chat changes nothing at the table
     }
