@@ -105,6 +105,13 @@ def test_friends_presence_invitations_blocks_and_recent_players(server: Server) 
     # the people one played with: nobody before a game is over, then the others (bots are not people)
     ann.ok("fill_bots", table=table)
     assert call(server, "GET", "/api/me/recent", ann) == {"players": []}
+    # during the game: bob's list says where ann plays, and nothing of her hand (R11, R12)
+    ann.wait(lambda m: m["type"] == "event" and m["event"]["kind"] == "deal", what="the deal")
+    hand = (ann.views[table] or {})["hand"]
+    assert hand
+    during = friends_of(server, bob)
+    assert during["friends"][0]["where"]["status"] == "playing"
+    assert not any(f'"{card}"' in json.dumps(during) for card in hand)
     drive([ann, bob, cal], table, game_over(ann, table))
     recent = call(server, "GET", "/api/me/recent", ann)["players"]
     assert sorted(ids(recent)) == sorted([bob.account_id, cal.account_id])
