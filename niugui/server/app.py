@@ -33,7 +33,7 @@ from .hub import Hub
 from .limits import Exempt
 from .metrics import Metrics
 from .protocol import PROTOCOL_VERSION
-from .routes import accounts, community, health, page_config, replays, tables
+from .routes import accounts, community, friends, health, page_config, replays, tables
 from .services import AppServices
 from .static import StaticSite
 from .store import Store
@@ -47,6 +47,7 @@ ROUTERS = (
     tables.router,
     community.router,
     replays.router,
+    friends.router,
     endpoint.router,
 )
 """Every route of the app but the page, in the order they are matched."""
@@ -58,7 +59,7 @@ def create_app(config: Config, opened: Store | None = None, routes: Registry = R
 
     >>> paths = create_app(Config()).openapi()["paths"]
     >>> [path for path in paths if path.startswith("/api/me")]
-    ['/api/me', '/api/me/seats']
+    ['/api/me', '/api/me/seats', '/api/me/friends', '/api/me/recent']
     """
     metrics = Metrics()
     exempt = Exempt.parse(config.exempt)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .friends_store import Social
 from .protocol import TableSummary
 from .store import PlayerCard
 from .tables import Client, Table
@@ -33,6 +34,7 @@ class Directory:
         self._following: dict[Client, set[str]] = {}  # connection -> tables it is subscribed to
         self._by_account: dict[str, set[Client]] = {}
         self._cards: dict[str, PlayerCard] = {}
+        self._social: dict[str, Social] = {}  # connected accounts' friends and blocks
         self._bots: dict[str, dict[Client, None]] = {}  # bot accounts' connections, by lower-case name
         self._bot_names: dict[Client, str] = {}
 
@@ -131,6 +133,7 @@ class Directory:
             if not mine:
                 del self._by_account[client.account_id]
                 self._cards.pop(client.account_id, None)
+                self._social.pop(client.account_id, None)
                 last = True
         name = self._bot_names.pop(client, None)
         if name is not None:
@@ -167,6 +170,26 @@ class Directory:
 
     def keep_card(self, account_id: str, card: PlayerCard) -> None:
         self._cards[account_id] = card
+
+    def social(self, account_id: str) -> Social:
+        """A connected account's friends and blocks (read when it connected, kept up to date by the
+        friends' routes); empty for an account not connected here."""
+        return self._social.get(account_id, Social())
+
+    def keep_social(self, account_id: str, social: Social) -> None:
+        """Remember a connected account's friends and blocks (nothing kept for one not connected)."""
+        if account_id in self._by_account:
+            self._social[account_id] = social
+
+    def blocks(self, reader: str, author: str) -> bool:
+        """Whether ``reader`` blocks ``author`` (their chat and invitations do not reach ``reader``).
+
+        >>> directory = Directory()
+        >>> directory.blocks("ann", "bob")
+        False
+        """
+        found = self._social.get(reader)
+        return found is not None and author in found.blocks
 
     def open_tables(self) -> Iterator[tuple[str, str, str]]:
         """(table id, creator, bot level) of every table in memory that is not finished."""

@@ -75,6 +75,7 @@ class Hub:
             )
         self.services = services
         self._directory = Directory()
+        services.blocks = self._directory.blocks
         self.loader = TableLoader(store, config, metrics, services, self._directory)
         self._factory = TableFactory(self._directory, self.loader, metrics)
         self._quick = QuickTables(config, store, services, self._directory, self._factory)

@@ -1,7 +1,11 @@
-"""Invitations: a table's creator offers a seat to a connected bot account, whose every connection
-gets an ``invitation`` frame (and takes the seat with ``sit``)."""
+"""Invitations: a table's creator offers a seat to a connected bot account, or anyone at a table
+offers one to a friend; every connection of the guest gets an ``invitation`` frame (and takes the
+seat with ``sit``). Friendships and blocks are the directory's copy (:class:`~.friends_store.Social`),
+read when each account connected and kept current by the friends' routes."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
 
 from . import logs
 from .directory import Directory
@@ -10,10 +14,33 @@ from .tables import Client, Fault, Reply, Table
 
 
 def invite(directory: Directory, client: Client, table: Table, message: Invite, reply: Reply) -> None:
-    """Hold a seat of ``table`` for the bot account ``message.username`` and tell its connections."""
-    guests = directory.bot_connections(message.username)
+    """Hold out a seat of ``table`` to the bot account ``message.username`` or to the friend
+    ``message.friend``, and tell the guest's connections."""
+    if message.friend is not None:
+        invite_friend(directory, client, table, message.friend, message.seat, reply)
+        return
+    username = message.username or ""
+    guests = list(directory.bot_connections(username))
     if not guests:
-        raise Fault("bot_offline", f"no bot account {message.username!r} is connected; start its client")
+        raise Fault("bot_offline", f"no bot account {username!r} is connected; start its client")
+    table.invite(client, guests[0].account_id, message.seat, _notify(client, table, guests, False), reply)
+
+
+def invite_friend(
+    directory: Directory, client: Client, table: Table, friend: str, seat: int | None, reply: Reply
+) -> None:
+    """Invite the friend ``friend`` (an account id) to ``table``: only a friend, and never one who
+    blocks the inviter (who is answered as if they were offline, so a block is not revealed)."""
+    if friend not in directory.social(client.account_id).friends:
+        raise Fault("not_friends", "you can invite only your friends")
+    guests = list(directory.connections(friend))
+    if not guests or directory.blocks(friend, client.account_id):
+        raise Fault("friend_offline", "that friend is not connected now")
+    table.invite(client, friend, seat, _notify(client, table, guests, True), reply, friend=True)
+
+
+def _notify(client: Client, table: Table, guests: Sequence[Client], friend: bool) -> Callable[[int], None]:
+    """What tells every connection of the guest, once the seat is chosen."""
 
     def notify(seat: int) -> None:
         state = table.state
@@ -23,10 +50,11 @@ def invite(directory: Directory, client: Client, table: Table, message: Invite, 
             seat=seat,
             code=state.code,
             by=client.nickname,
+            by_id=client.account_id if friend else None,
             settings=state.settings,
         ).model_dump_json()
         for guest in guests:
             guest.send(frame)
-        logs.info("bot account invited", table=table.id, seat=seat)
+        logs.info("friend invited" if friend else "bot account invited", table=table.id, seat=seat)
 
-    table.invite(client, guests[0].account_id, message.seat, notify, reply)
+    return notify

@@ -16,7 +16,15 @@ import json
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    WithJsonSchema,
+    model_validator,
+)
 from pydantic_core import to_json
 
 from niugui.bots.levels import NAMES as LEVEL_NAMES
@@ -110,6 +118,8 @@ ErrorCode = Literal[
     "table_full",  # no free seat
     "bad_state",  # not possible now (e.g. settings during a game, play with no game)
     "bot_offline",  # invite: no bot account of that username is connected
+    "not_friends",  # invite: that account is not your friend (friends: issue 29)
+    "friend_offline",  # invite: that friend has no connection to this server now
     "server_error",  # a bug on the server; the connection stays up
 ]
 
@@ -333,15 +343,29 @@ class UpdateSettings(TableRequest):
 
 
 class Invite(TableRequest):
-    """Creator only, not during a game: invite a bot account (by its ``username``) to a seat (a free
-    one when ``seat`` is null). Every connection of that bot account gets an ``invitation`` and takes
-    the seat with ``sit`` (the seat stays free until then). Refused with ``forbidden`` when you are not
-    the table's creator, ``bot_offline`` when no bot account of that name is connected; ack data
-    ``{"seat": the seat offered}``."""
+    """Invite someone to a seat (a free one when ``seat`` is null), not during a game. Name exactly
+    one of:
+
+    - ``username``: a bot account; the table's creator only. Every connection of that bot account
+      gets an ``invitation`` and takes the seat with ``sit`` (the seat stays free until then).
+      ``bot_offline`` when no bot account of that name is connected.
+    - ``friend``: a friend's account id (see ``POST /api/friends/{account_id}``); anyone seated at the
+      table or its creator. Every connection of the friend gets an ``invitation`` (with the join
+      code of a private table); the seat stays free until someone sits. ``not_friends`` when you are
+      not friends, ``friend_offline`` when they have no connection to this server.
+
+    Refused with ``forbidden`` when you may not invite; ack data ``{"seat": the seat offered}``."""
 
     type: Literal["invite"]
-    username: Text = Field(min_length=1, max_length=32, description="the bot account's username")
+    username: Text | None = Field(None, min_length=1, max_length=32, description="a bot account's username")
+    friend: str | None = Field(None, min_length=1, max_length=32, description="a friend's account id")
     seat: Seat | None = None
+
+    @model_validator(mode="after")
+    def _one_guest(self) -> Invite:
+        if (self.username is None) == (self.friend is None):
+            raise ValueError("name exactly one of username (a bot account) and friend (an account id)")
+        return self
 
 
 class Chat(TableRequest):
@@ -359,6 +383,10 @@ class Chat(TableRequest):
 
 def _unset(flag: bool) -> bool:
     return not flag
+
+
+def _is_none(value: object) -> bool:
+    return value is None
 
 
 class Account(Message):
@@ -606,11 +634,12 @@ class EvGameOver(Message):
 
 
 class EvChat(Message):
-    """A seat's quick-chat phrase or emote (``PhraseId``); it changes nothing at the table."""
+    """A seat's quick-chat phrase or emote (``PhraseId``); it changes nothing at the table. A reader
+    who blocks the seat's player (``POST /api/blocks/{account_id}``) gets it with ``phrase`` null."""
 
     kind: Literal["chat"]
     seat: Seat
-    phrase: PhraseId
+    phrase: PhraseId | None = Field(description="null: from someone you block (not shown)")
 
 
 class EvTableFinished(Message):
@@ -764,14 +793,18 @@ class Snapshot(Message):
 
 
 class Invitation(Message):
-    """To a bot account: the creator of ``table`` invites you to ``seat`` (see ``invite``). Accept by
-    sending ``sit`` with this ``table``, ``seat`` and ``code``; ignore it to decline."""
+    """You are invited to ``seat`` of ``table`` (see ``invite``): by its creator when you are a bot
+    account, by a friend otherwise (``by_id``: their account id). Accept by sending ``sit`` with this
+    ``table``, ``seat`` and ``code``; ignore it to decline. Nobody blocked by you reaches you with one."""
 
     type: Literal["invitation"]
     table: TableId
     seat: Seat
     code: str | None = Field(description="the join code of a private table (null for a public one)")
-    by: str = Field(description="the nickname of the table's creator")
+    by: str = Field(description="the nickname of who invites you")
+    by_id: str | None = Field(
+        None, exclude_if=_is_none, description="a friend's account id (the key is sent only to a person)"
+    )
     settings: TableSettings
 
 
@@ -939,6 +972,7 @@ HttpErrorCode = Literal[
     "game_in_progress",  # 404: its record exists once the game is over
     "too_large",  # 413: the request body
     "too_deep",  # 422: the body's JSON is nested too deeply
+    "not_yourself",  # 422: befriending or blocking your own account (friends: issue 29)
 ]
 
 

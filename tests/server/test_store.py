@@ -14,6 +14,7 @@ from alembic.migration import MigrationContext
 
 from niugui.game import Result
 from niugui.server import auth
+from niugui.server import friends_store as _friends_tables  # noqa: F401  its tables are on the same metadata
 from niugui.server import store as store_module
 from niugui.server.protocol import (
     EvDeal,

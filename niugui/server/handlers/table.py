@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..directory import facts_of
 from ..dispatch import Desk
-from ..invitations import invite as invite_bot
+from ..invitations import invite as invite_guest
 from ..protocol import (
     Autoplay,
     Chat,
@@ -83,7 +83,7 @@ def update_settings(_desk: Desk, client: Client, table: Table, message: UpdateSe
 
 
 def invite(desk: Desk, client: Client, table: Table, message: Invite, reply: Reply) -> None:
-    invite_bot(desk.directory, client, table, message, reply)
+    invite_guest(desk.directory, client, table, message, reply)
 
 
 def chat(_desk: Desk, client: Client, table: Table, message: Chat, reply: Reply) -> None:

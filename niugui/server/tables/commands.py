@@ -179,16 +179,22 @@ def seat_group(
     return steps(*events)
 
 
-def invitation(state: TableModel, account_id: str, guest_id: str, seat: int | None) -> int:
-    """The seat the creator (``account_id``) may invite the bot account ``guest_id`` to now; it
-    causes no event (the seat stays free until the bot account sits)."""
-    if account_id != state.creator:
+def invitation(
+    state: TableModel, account_id: str, guest_id: str, seat: int | None, friend: bool = False
+) -> int:
+    """The seat ``account_id`` may invite ``guest_id`` to now: a bot account (by the creator only) or,
+    when ``friend``, a friend (by the creator or anyone seated). It causes no event (the seat stays
+    free until the guest sits)."""
+    if friend:
+        if account_id != state.creator and state.seat_of(account_id) is None:
+            raise Fault("forbidden", "only the table's creator or a seated player can invite a friend")
+    elif account_id != state.creator:
         raise Fault("forbidden", "only the table's creator can invite a bot account")
     if state.status in ("playing", "finished"):
         raise Fault("bad_state", f"the table is {state.status}; invite between games")
     held = state.seat_of(guest_id)
     if held is not None:
-        raise Fault("already_seated", f"that bot account holds seat {held} at this table already")
+        raise Fault("already_seated", f"they hold seat {held} at this table already")
     if seat is None:
         free = [n for n, slot in enumerate(state.seats) if slot.player is None]
         if not free:

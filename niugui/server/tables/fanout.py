@@ -101,8 +101,14 @@ class FanOut:
         self.recent.append(sent)
         if not self.subscribers:
             return []
+        return self.frames_for(state, sent, self.subscribers)
+
+    def frames_for(
+        self, state: TableModel, sent: Sent, clients: Iterable[Client]
+    ) -> list[tuple[Client, TableFrame]]:
+        """The frame of a just-applied event (``sent``) for each of ``clients`` (nothing remembered)."""
         shared = self.state_json(state)
-        recipients = [(client, state.seat_of(client.account_id)) for client in self.subscribers]
+        recipients = [(client, state.seat_of(client.account_id)) for client in clients]
         seats = {seat for _, seat in recipients}
         views = {} if state.game is None else state.game.views(seats, history=False)
         head = event_head(self.table_id, *sent)

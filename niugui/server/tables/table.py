@@ -28,6 +28,7 @@ from ..metrics import Metrics
 from ..protocol import (
     AckData,
     By,
+    EvChat,
     EvDeal,
     EvGameOver,
     EvTableCreated,
@@ -45,7 +46,7 @@ from .bots import BotRunner, Bots, least_action
 from .clock import Clock, Due, Timers, ready_due, turn_due
 from .commands import Dealer, Fault, Step
 from .dealer import FairDealer
-from .fanout import Client, FanOut, Sent, is_bot_account
+from .fanout import Client, FanOut, Sent, TableFrame, is_bot_account
 from .state import Stored, TableModel, reduce, status_after
 
 
@@ -108,6 +109,9 @@ class Services:
     dealer: Dealer = field(default_factory=FairDealer)
     now: Callable[[], float] = time.time
     read: Reader = read_inline
+    blocks: Callable[[str, str], bool] = lambda _reader, _author: False
+    """Whether the account ``reader`` blocks ``author`` (whose chat it is then not sent); the hub
+    answers from its directory (:meth:`niugui.server.directory.Directory.blocks`)."""
 
 
 class Table:
@@ -248,12 +252,19 @@ class Table:
         self._submit(lambda: Outcome(commands.fill_bots(self.state, client.account_id)), reply)
 
     def invite(
-        self, client: Client, guest_id: str, seat: int | None, notify: Callable[[int], None], reply: Reply
+        self,
+        client: Client,
+        guest_id: str,
+        seat: int | None,
+        notify: Callable[[int], None],
+        reply: Reply,
+        friend: bool = False,
     ) -> None:
-        """The creator invites the bot account ``guest_id``: ``notify(seat)`` tells it which seat."""
+        """``client`` invites the bot account (or, when ``friend``, the friend) ``guest_id``:
+        ``notify(seat)`` tells the guest which seat."""
 
         def job() -> Outcome:
-            offered = commands.invitation(self.state, client.account_id, guest_id, seat)
+            offered = commands.invitation(self.state, client.account_id, guest_id, seat, friend)
             return Outcome(data=SeatData(seat=offered), then=lambda: notify(offered))
 
         self._submit(job, reply)
@@ -407,9 +418,28 @@ class Table:
             self.metrics.games.labels(event.result.outcome).inc()
             logs.info("game over", table=state.id, game_id=event.game_id, outcome=event.result.outcome)
         frames = self.fanout.event_frames(state, (stored.seq, stored.time, payload))
+        if isinstance(event, EvChat):
+            frames = self._unblocked(state, stored, event, frames)
         for client, frame in frames:
             client.send(frame)
         self.metrics.sent.inc(len(frames))
+
+    def _unblocked(
+        self, state: TableModel, stored: Stored, event: EvChat, frames: list[tuple[Client, TableFrame]]
+    ) -> list[tuple[Client, TableFrame]]:
+        """Nobody reads the chat of someone they block: they get it with no phrase (the same ``seq``,
+        so that no number is missing from what they receive)."""
+        author = state.seats[event.seat].player
+        blocks = self.services.blocks
+        if author is None or author.id is None:
+            return frames
+        by = author.id
+        blockers = [c for c, _ in frames if blocks(c.account_id, by)]
+        if not blockers:
+            return frames
+        hidden = EvChat(kind="chat", seat=event.seat, phrase=None).model_dump_json()
+        kept = [(c, f) for c, f in frames if not blocks(c.account_id, by)]
+        return kept + self.fanout.frames_for(state, (stored.seq, stored.time, hidden), blockers)
 
     def _older(self, after: int) -> Iterable[Sent]:
         return self.services.older(self.id, after)

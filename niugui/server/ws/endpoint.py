@@ -17,6 +17,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from .. import auth, logs
 from ..dispatch import Limit, Route
+from ..friends_store import Social, friends_of
 from ..protocol import (
     MAX_FRAME_BYTES,
     Account,
@@ -28,7 +29,7 @@ from ..protocol import (
     welcome_frame,
 )
 from ..services import AppServices, Services
-from ..store import AccountRow
+from ..store import AccountRow, PlayerCard
 from ..tables import Answer, Fault
 from ..transport import DIRECT, Direct
 from .connection import CLOSE_TOO_MANY, CLOSE_UNAUTHORIZED, Connection
@@ -132,11 +133,13 @@ async def serve(svc: AppServices, websocket: WebSocket, connection: Connection) 
     """Welcome the client, then read and write until either task ends; the hub forgets it after."""
     # what the other seats will be shown of this player (rating, escape rate), read off the loop
     window = svc.config.community.escape_window
-    card = await run_in_threadpool(svc.store.player_card, connection.account_id, window)
+    # and its friends and blocks (issue 29), in the same trip
+    card, social = await run_in_threadpool(player_and_social, svc, connection.account_id, window)
     svc.hub.directory.keep_card(connection.account_id, card)
     svc.clients.add(connection)
     svc.metrics.connections.inc()
     seats = svc.hub.connect(connection, connection.username if connection.bot else None)
+    svc.hub.directory.keep_social(connection.account_id, social)  # its friends and blocks (issue 29)
     you = Account(
         id=connection.account_id,
         nickname=connection.nickname,
@@ -155,6 +158,11 @@ async def serve(svc: AppServices, websocket: WebSocket, connection: Connection) 
         connection.closed = True
         svc.clients.remove(connection)
         svc.hub.disconnect(connection)
+
+
+def player_and_social(svc: AppServices, account_id: str, window: int) -> tuple[PlayerCard, Social]:
+    """What a new connection's account needs read from the store (off the event loop)."""
+    return svc.store.player_card(account_id, window), friends_of(svc.store).social(account_id)
 
 
 async def read(svc: AppServices, websocket: WebSocket, connection: Connection) -> None:

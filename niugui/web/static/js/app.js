@@ -20,6 +20,7 @@ const screens = {
   rules: () => import("./rulespage.js"),
   profile: () => import("./profile.js"),
   tutorial: () => import("./tutorial.js"),
+  friends: () => import("./friends.js"),
 };
 
 const app = document.getElementById("app");
@@ -82,6 +83,10 @@ const conn = new Connection({
     if (msg.type === "welcome") {
       session.saveAccount(msg.account);
       if (screen && screen.onWelcome) screen.onWelcome(msg);
+      return;
+    }
+    if (msg.type === "invitation") { // from a friend (friends.js)
+      screens.friends().then(({ showInvitation }) => showInvitation(msg, { conn, onOpenTable: goTable }));
       return;
     }
     if (msg.type === "queue") {
@@ -266,6 +271,13 @@ function route() {
     }));
     return;
   }
+  if (parts[0] === "friends") {
+    later("friends", ({ friendsScreen }) => mount((root) => {
+      friendsScreen(root, { onBack: () => (location.hash = "#/"), onOpenTable: goTable, toast });
+      return null;
+    }));
+    return;
+  }
   if (parts[0] === "history") {
     later("history", ({ historyScreen }) => mount((root) => {
       historyScreen(root, {
@@ -285,6 +297,7 @@ function route() {
       toast,
       onOpenTable: goTable,
       onHistory: () => (location.hash = "#/history"),
+      onFriends: () => (location.hash = "#/friends"),
       onRules: () => (location.hash = "#/rules"),
       onLeaderboard: () => (location.hash = "#/leaderboard"),
       onProfile: () => (location.hash = "#/profile"),

@@ -63,7 +63,10 @@ export class LobbyScreen {
     const rules = el("button", "btn small secondary", t("rules"));
     rules.dataset.action = "rules";
     rules.addEventListener("click", () => this.h.onRules());
-    h2.append(hist, rules);
+    const friends = el("button", "btn small secondary", t("friends"));
+    friends.dataset.action = "friends";
+    friends.addEventListener("click", () => this.h.onFriends());
+    h2.append(hist, friends, rules);
     who.append(h2);
     if (!account.username) who.append(this.registerBox());
     if (this.quick) this.quick.destroy();

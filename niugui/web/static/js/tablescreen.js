@@ -5,6 +5,7 @@
 import { BUBBLE_MS, bubble, chatPanel, mutedSeats } from "./chat.js";
 import { counterPanel, playedIn, unseen } from "./counter.js";
 import { t } from "./i18n.js";
+import { inviteFriendsButton } from "./friends.js";
 import { api, errorText } from "./net.js";
 import { resultPanel } from "./result.js";
 import { isMuted, playSound, playSoundName, setMuted } from "./sound.js";
@@ -138,7 +139,7 @@ export class TableScreen {
     if (ev.kind === "play") this.played.push(...ev.play);
     if (!msg.replay) this.sounds(ev, before);
     if (ev.kind === "chat") {
-      if (!msg.replay) this.showChat(ev.seat, ev.phrase);
+      if (!msg.replay && ev.phrase) this.showChat(ev.seat, ev.phrase); // null: someone you block
       this.root.dataset.seq = String(this.seq);
       return; // a chat changes nothing at the table
     }
@@ -435,6 +436,10 @@ export class TableScreen {
       fill.dataset.action = "fill-bots";
       fill.addEventListener("click", () => this.act("fill_bots", {}));
       box.append(fill, this.inviteForm());
+    }
+    const seated = st.you !== null && st.you !== undefined;
+    if (empty && (seated || st.creator === account.id) && st.status !== "playing" && st.status !== "finished") {
+      box.append(this.friendsInvite || (this.friendsInvite = inviteFriendsButton(this.h.conn, this.tableId, this.h.toast)));
     }
     if ((st.you === null || st.you === undefined) && empty && st.status !== "finished") {
       const sit = el("button", "btn secondary", t("take_seat"));
