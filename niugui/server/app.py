@@ -33,7 +33,7 @@ from .hub import Hub
 from .limits import Exempt
 from .metrics import Metrics
 from .protocol import PROTOCOL_VERSION
-from .routes import accounts, community, health, page_config, replays, tables
+from .routes import accounts, clubs, community, health, page_config, replays, tables
 from .services import AppServices
 from .static import StaticSite
 from .store import Store
@@ -47,6 +47,7 @@ ROUTERS = (
     tables.router,
     community.router,
     replays.router,
+    clubs.router,
     endpoint.router,
 )
 """Every route of the app but the page, in the order they are matched."""
@@ -58,7 +59,7 @@ def create_app(config: Config, opened: Store | None = None, routes: Registry = R
 
     >>> paths = create_app(Config()).openapi()["paths"]
     >>> [path for path in paths if path.startswith("/api/me")]
-    ['/api/me', '/api/me/seats']
+    ['/api/me', '/api/me/seats', '/api/me/clubs']
     """
     metrics = Metrics()
     exempt = Exempt.parse(config.exempt)
@@ -92,6 +93,7 @@ async def running(
     store = opened or Store(config.database_url())
     store.migrate()
     hub = Hub(store, config, fair.metrics, routes=routes)
+    hub.load_clubs()
     node = None
     if config.cluster is None:
         hub.restore()

@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from . import gcpolicy, logs
+from .club_rooms import ClubRooms
+from .clubs_store import ClubStore
 from .config import Config
 from .creation import TableFactory
 from .directory import Directory
@@ -83,6 +85,7 @@ class Hub:
             lambda: [t.model_dump() for t in self.lobby()], limits.lobby_seconds, limits.lobby_page
         )
         self._cluster: Cluster | None = None
+        self._club_rooms = ClubRooms(self._directory, self._record_room, limits.club_rooms)
 
     # ---- the parts (what handlers use: dispatch.Desk) ---------------------------------------------
 
@@ -106,6 +109,25 @@ class Hub:
     @property
     def clustered(self) -> bool:
         return self._cluster is not None
+
+    @property
+    def club_rooms(self) -> ClubRooms:
+        """New clubs' rooms (issue 29): who may create one, with which settings."""
+        return self._club_rooms
+
+    def _record_room(self, table_id: str, club: str) -> None:
+        """Store that ``table_id`` is ``club``'s room, in the thread pool."""
+
+        def stored(outcome: object) -> None:
+            if isinstance(outcome, BaseException):
+                logs.warning("a club room was not stored", table=table_id, club=club, error=repr(outcome))
+
+        self.services.read(lambda: ClubStore(self.store.engine).add_room(table_id, club), stored)
+
+    def load_clubs(self) -> None:
+        """Fill the clubs' roster from the store (at the start, before any request)."""
+        every = ClubStore(self.store.engine).every_club()
+        self._directory.roster.load((club.id, club.preset, dict(roles)) for club, roles in every)
 
     @property
     def tables(self) -> dict[str, Table]:

@@ -33,22 +33,23 @@ def pass_(_desk: Desk, client: Client, table: Table, _message: Pass, reply: Repl
     table.act(client, None, reply)
 
 
-def _check_code(client: Client, table: Table, ref: str, code: str | None) -> None:
-    """Watching or sitting at a private table takes its code (given, or as the table's name)."""
+def _check_code(desk: Desk, client: Client, table: Table, ref: str, code: str | None) -> None:
+    """Watching or sitting at a private table takes its code (given, or as the table's name); at a
+    club's room, membership of the club."""
     facts = facts_of(table)
     given = code if code is not None else (ref if facts.code_is(ref) else None)
-    if not may_see(facts, client.account_id, given):
+    if not may_see(facts, client.account_id, given, clubs=desk.directory.clubs_of(client.account_id)):
         raise Fault("not_found", f"no table {table.id!r}, or not with that join code")
 
 
 def watch(desk: Desk, client: Client, table: Table, message: Watch, reply: Reply) -> None:
-    _check_code(client, table, message.table, message.code)
+    _check_code(desk, client, table, message.table, message.code)
     desk.directory.follow(client, table.id)
     table.subscribe(client, message.last_seq, reply)
 
 
 def sit(desk: Desk, client: Client, table: Table, message: Sit, reply: Reply) -> None:
-    _check_code(client, table, message.table, message.code)
+    _check_code(desk, client, table, message.table, message.code)
     desk.directory.follow(client, table.id)
     table.sit(client, message.seat, reply, desk.directory.card(client.account_id))
 
