@@ -181,12 +181,16 @@ async def update_club(
 
 @router.post("/api/clubs/{club_id}/join")
 async def join_club(
-    body: ClubJoin, svc: Services, club_id: str = ClubId, authorization: str | None = Header(None)
+    svc: Services,
+    body: ClubJoin | None = None,
+    club_id: str = ClubId,
+    authorization: str | None = Header(None),
 ) -> dict[str, Any]:
     """Join with the invite code (any account, guests too); without a code, ask to join a club that
     takes requests (``role: pending`` until the owner or an admin approves). A wrong code, or no code
     at a club that takes no requests: 404, as for no club."""
     limits = svc.config.limits
+    given = None if body is None else body.code
 
     def join() -> tuple[str, Role]:
         account = signed_in(svc, authorization)
@@ -194,8 +198,8 @@ async def join_club(
         club = clubs.club(club_id)
         if club is None:
             raise no_club(club_id)
-        right = body.code is not None and _same(body.code, club.invite_code)
-        if not right and not (body.code is None and club.by_request):
+        right = given is not None and _same(given, club.invite_code)
+        if not right and not (given is None and club.by_request):
             raise no_club(club_id)
         role = clubs.role(club_id, account.id)
         if role is not None and role != "pending":
