@@ -128,7 +128,11 @@ async def club_page(
     def read() -> tuple[AccountRow, ClubRow, Role, list[dict[str, Any]], list[dict[str, Any]]]:
         account, club, role = membership(svc, club_id, authorization)
         clubs = ClubStore(svc.store.engine)
-        return account, club, role, clubs.members(club_id), clubs.sessions(club_id)
+        sessions = clubs.sessions(club_id)
+        names = svc.store.table_names(s["table"] for s in sessions)
+        for s in sessions:
+            s["name"] = names.get(s["table"], "")
+        return account, club, role, clubs.members(club_id), sessions
 
     account, club, role, members, sessions = await run_in_threadpool(read)
     directory = svc.hub.directory

@@ -20,6 +20,7 @@ const screens = {
   rules: () => import("./rulespage.js"),
   profile: () => import("./profile.js"),
   tutorial: () => import("./tutorial.js"),
+  clubs: () => import("./clubs.js"),
 };
 
 const app = document.getElementById("app");
@@ -266,6 +267,15 @@ function route() {
     }));
     return;
   }
+  if (parts[0] === "club" || parts[0] === "clubs") { // 俱乐部 (issue 29); #/club/ID?code=… joins by invite
+    const onClub = (id) => (location.hash = `#/club/${encodeURIComponent(id)}`);
+    later("clubs", ({ clubsScreen }) => mount((root) => {
+      const clubId = parts[0] === "club" && parts[1] ? decodeURIComponent(parts[1]) : null;
+      clubsScreen(root, { conn, clubId, code: params.get("code"), onBack: () => (location.hash = "#/"), onClub, onOpenTable: goTable, toast });
+      return null;
+    }));
+    return;
+  }
   if (parts[0] === "history") {
     later("history", ({ historyScreen }) => mount((root) => {
       historyScreen(root, {
@@ -288,6 +298,7 @@ function route() {
       onRules: () => (location.hash = "#/rules"),
       onLeaderboard: () => (location.hash = "#/leaderboard"),
       onProfile: () => (location.hash = "#/profile"),
+      onClubs: () => (location.hash = "#/clubs"),
     });
     lobby.onWelcome = () => lobby.refresh();
     return lobby;

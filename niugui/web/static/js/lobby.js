@@ -63,7 +63,10 @@ export class LobbyScreen {
     const rules = el("button", "btn small secondary", t("rules"));
     rules.dataset.action = "rules";
     rules.addEventListener("click", () => this.h.onRules());
-    h2.append(hist, rules);
+    const clubs = el("button", "btn small secondary", t("clubs")); // 俱乐部 (issue 29)
+    clubs.dataset.action = "clubs";
+    clubs.addEventListener("click", () => this.h.onClubs());
+    h2.append(clubs, hist, rules);
     who.append(h2);
     if (!account.username) who.append(this.registerBox());
     if (this.quick) this.quick.destroy();
