@@ -40,6 +40,9 @@ from .store import Store
 from .ws import endpoint
 from .ws.connection import Clients
 
+CLUBS_SECONDS = 2.0
+"""How often a cluster node reads the clubs' members and presets again (another node may change them)."""
+
 ROUTERS = (
     health.router,
     page_config.router,
@@ -106,11 +109,15 @@ async def running(
     hasher = auth.PasswordHasher(limits.hash_workers, limits.hash_queue)
     services = AppServices(config, fair.metrics, store, hub, lobby, fair, hasher, Clients(), node)
     sweeper = asyncio.create_task(expiry.run(hub, limits))
+    # a cluster node learns other nodes' club changes (members, presets) within this time (issue 29)
+    clubs = asyncio.create_task(hub.follow_clubs(CLUBS_SECONDS)) if node is not None else None
     logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
     try:
         yield services
     finally:
         sweeper.cancel()
+        if clubs is not None:
+            clubs.cancel()
         if node is None:
             hub.close()
         else:

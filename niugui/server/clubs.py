@@ -40,7 +40,8 @@ class Roster:
         self._of: dict[str, set[str]] = {}  # account -> clubs where it is a member (not pending)
 
     def load(self, clubs: Iterable[tuple[str, dict[str, Any], dict[str, str]]]) -> None:
-        """(club id, preset, roles by account) of every club."""
+        """(club id, preset, roles by account) of every club: all that the roster knows, afterwards."""
+        self._roles, self._presets, self._of = {}, {}, {}
         for club, preset, roles in clubs:
             self.put_club(club, preset)
             for account, role in roles.items():

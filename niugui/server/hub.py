@@ -11,7 +11,7 @@ from typing import Any, Protocol, TypeVar
 
 from . import gcpolicy, logs
 from .club_rooms import ClubRooms
-from .clubs_store import ClubStore
+from .clubs_store import ClubRow, ClubStore, Role
 from .config import Config
 from .creation import TableFactory
 from .directory import Directory
@@ -126,8 +126,22 @@ class Hub:
 
     def load_clubs(self) -> None:
         """Fill the clubs' roster from the store (at the start, before any request)."""
-        every = ClubStore(self.store.engine).every_club()
+        self.reload_clubs(ClubStore(self.store.engine).every_club())
+
+    def reload_clubs(self, every: list[tuple[ClubRow, dict[str, Role]]]) -> None:
+        """The clubs' roster replaced by ``every`` club read from the store (on the event loop)."""
         self._directory.roster.load((club.id, club.preset, dict(roles)) for club, roles in every)
+
+    async def follow_clubs(self, seconds: float) -> None:
+        """On a cluster node: read the clubs again every ``seconds`` (another node's routes changed
+        them); cancelled at shutdown."""
+        store = ClubStore(self.store.engine)
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                self.reload_clubs(await asyncio.to_thread(store.every_club))
+            except Exception:
+                logs.exception("reading the clubs failed; trying again later")
 
     @property
     def tables(self) -> dict[str, Table]:
