@@ -8,6 +8,8 @@ club's preset settings apply, the club's open rooms are capped — and the room 
 >>> rooms = ClubRooms(directory, lambda table, club: None, max_rooms=1)
 >>> rooms.settings("ann", TableSettings(club="c1")).games
 2
+>>> rooms.allows("c1", "bots"), rooms.allows(None, "bots")
+(True, True)
 >>> rooms.settings("eve", TableSettings(club="c1"))
 Traceback (most recent call last):
 niugui.server.tables.commands.Fault: no club 'c1'
@@ -42,3 +44,10 @@ class ClubRooms:
         if self.max_rooms and open_rooms >= self.max_rooms:
             raise Fault("forbidden", f"the club has {open_rooms} open rooms already; play in one of them")
         return room_settings(asked, preset)
+
+    def allows(self, club: str | None, rule: str) -> bool:
+        """Whether a room of ``club`` (None: no club's room, which allows everything) allows ``rule``
+        (``bots``, ``spectators``), as the club's preset says now (allowed unless it says false)."""
+        if club is None:
+            return True
+        return (self.directory.roster.preset(club) or {}).get(rule) is not False

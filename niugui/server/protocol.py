@@ -1116,6 +1116,8 @@ class ClubPreset(Request):
     bot_level: BotLevel | None = None
     counter: bool | None = None
     rated: bool | None = None
+    bots: bool | None = Field(None, description="false: no bots in the club's rooms (fill_bots refused)")
+    spectators: bool | None = Field(None, description="false: only those seated at a room watch it")
 
 
 class ClubUpdate(Request):

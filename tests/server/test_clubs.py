@@ -176,7 +176,13 @@ def test_joining_by_request_and_handing_over(server: Server) -> None:
     assert [(m["nickname"], m["role"]) for m in waiting] == [("主", "owner"), ("问", "pending")]
     ok(server, "POST", f"/api/clubs/{cid}/members/{asker.account_id}", owner, role="member")
     assert ok(server, "GET", f"/api/clubs/{cid}", asker)["club"]["role"] == "member"
-    assert asker.ok("create_table", settings={"club": cid})["data"]["table"]["settings"]["club"] == cid
+    ok(server, "PATCH", f"/api/clubs/{cid}", owner, preset={"bots": False, "spectators": False})
+    room = asker.ok("create_table", settings={"club": cid})["data"]["table"]
+    assert room["settings"]["club"] == cid
+    assert asker.request("fill_bots", table=room["id"])["code"] == "forbidden"  # people only
+    assert owner.request("watch", table=room["id"])["code"] == "forbidden"  # no spectators ...
+    assert owner.ok("sit", table=room["id"], seat=2)["data"] == {"seat": 2}  # ... a seat is fine
+    assert owner.ok("watch", table=room["id"])["data"] == {"seat": 2}
     code = ok(server, "GET", f"/api/clubs/{cid}", owner)["club"]["invite_code"]
     ok(server, "POST", f"/api/clubs/{cid}/join", heir, code=code)
     assert (

@@ -44,6 +44,9 @@ def _check_code(desk: Desk, client: Client, table: Table, ref: str, code: str | 
 
 def watch(desk: Desk, client: Client, table: Table, message: Watch, reply: Reply) -> None:
     _check_code(desk, client, table, message.table, message.code)
+    spectator = table.state.seat_of(client.account_id) is None
+    if spectator and not desk.club_rooms.allows(table.state.settings.club, "spectators"):
+        raise Fault("forbidden", "this club's rooms take no spectators; sit down to join in")
     desk.directory.follow(client, table.id)
     table.subscribe(client, message.last_seq, reply)
 
@@ -71,7 +74,9 @@ def autoplay(_desk: Desk, client: Client, table: Table, message: Autoplay, reply
     table.set_autoplay(client, message.on, reply)
 
 
-def fill_bots(_desk: Desk, client: Client, table: Table, _message: FillBots, reply: Reply) -> None:
+def fill_bots(desk: Desk, client: Client, table: Table, _message: FillBots, reply: Reply) -> None:
+    if not desk.club_rooms.allows(table.state.settings.club, "bots"):
+        raise Fault("forbidden", "this club's rooms are for people only (no bots)")
     table.fill_bots(client, reply)
 
 

@@ -267,6 +267,14 @@ function presetForm(club, reload, h) {
   const counter = el("input");
   counter.type = "checkbox";
   counter.checked = club.preset.counter ?? true;
+  const check = (on) => {
+    const box = el("input");
+    box.type = "checkbox";
+    box.checked = on !== false;
+    return box;
+  };
+  const bots = check(club.preset.bots);
+  const spectators = check(club.preset.spectators);
   const requests = el("input");
   requests.type = "checkbox";
   requests.checked = club.by_request;
@@ -278,10 +286,10 @@ function presetForm(club, reload, h) {
     l.prepend(input);
     return l;
   };
-  form.append(section(t("club_preset")), label(t("games"), games), label(t("counter_short"), counter), label(t("club_by_request"), requests), save);
+  form.append(section(t("club_preset")), label(t("games"), games), label(t("counter_short"), counter), label(t("club_bots"), bots), label(t("club_spectators"), spectators), label(t("club_by_request"), requests), save);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const preset = { counter: counter.checked, ...(games.value ? { games: Number(games.value) } : {}) };
+    const preset = { counter: counter.checked, bots: bots.checked, spectators: spectators.checked, ...(games.value ? { games: Number(games.value) } : {}) };
     try {
       await api("PATCH", `/api/clubs/${encodeURIComponent(club.id)}`, { preset, by_request: requests.checked });
       reload();

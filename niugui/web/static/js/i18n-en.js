@@ -349,6 +349,8 @@ export const EN = {
     room_status_waiting: "waiting",
     room_status_playing: "playing",
     room_status_between: "between games",
+    club_bots: "Bots may fill seats",
+    club_spectators: "Members may watch",
     err_no_club: "No such club, or a wrong invite code",
     err_club_role: "Your role in the club does not allow this",
     err_club_limit: "A limit is reached (members or clubs)",

@@ -361,6 +361,8 @@ const MORE = {
     room_status_waiting: "等人",
     room_status_playing: "对局中",
     room_status_between: "局间",
+    club_bots: "可以加机器人",
+    club_spectators: "可以旁观",
     err_no_club: "没有这个俱乐部，或者邀请码不对",
     err_club_role: "你在俱乐部里的身份不能做这件事",
     err_club_limit: "人数或数量已到上限",
