@@ -33,12 +33,15 @@ from .hub import Hub
 from .limits import Exempt
 from .metrics import Metrics
 from .protocol import PROTOCOL_VERSION
-from .routes import accounts, community, friends, health, page_config, replays, tables
+from .routes import accounts, clubs, community, friends, health, page_config, replays, tables
 from .services import AppServices
 from .static import StaticSite
 from .store import Store
 from .ws import endpoint
 from .ws.connection import Clients
+
+CLUBS_SECONDS = 2.0
+"""How often a cluster node reads the clubs' members and presets again (another node may change them)."""
 
 ROUTERS = (
     health.router,
@@ -48,6 +51,7 @@ ROUTERS = (
     community.router,
     replays.router,
     friends.router,
+    clubs.router,
     endpoint.router,
 )
 """Every route of the app but the page, in the order they are matched."""
@@ -59,7 +63,7 @@ def create_app(config: Config, opened: Store | None = None, routes: Registry = R
 
     >>> paths = create_app(Config()).openapi()["paths"]
     >>> [path for path in paths if path.startswith("/api/me")]
-    ['/api/me', '/api/me/seats', '/api/me/friends', '/api/me/recent']
+    ['/api/me', '/api/me/seats', '/api/me/clubs', '/api/me/friends', '/api/me/recent']
     """
     metrics = Metrics()
     exempt = Exempt.parse(config.exempt)
@@ -93,6 +97,7 @@ async def running(
     store = opened or Store(config.database_url())
     store.migrate()
     hub = Hub(store, config, fair.metrics, routes=routes)
+    hub.load_clubs()
     node = None
     if config.cluster is None:
         hub.restore()
@@ -105,11 +110,15 @@ async def running(
     hasher = auth.PasswordHasher(limits.hash_workers, limits.hash_queue)
     services = AppServices(config, fair.metrics, store, hub, lobby, fair, hasher, Clients(), node)
     sweeper = asyncio.create_task(expiry.run(hub, limits))
+    # a cluster node learns other nodes' club changes (members, presets) within this time (issue 29)
+    clubs = asyncio.create_task(hub.follow_clubs(CLUBS_SECONDS)) if node is not None else None
     logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
     try:
         yield services
     finally:
         sweeper.cancel()
+        if clubs is not None:
+            clubs.cancel()
         if node is None:
             hub.close()
         else:

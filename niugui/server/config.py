@@ -81,6 +81,12 @@ class Limits:
     """A table not in play with nobody seated or watching is closed after this long."""
     session_days: float = 30.0
     """A session token expires this long after it was last used."""
+    club_members: int = 200
+    """Members (and requests waiting) one club may have (issue 29: clubs) ..."""
+    clubs_per_account: int = 20
+    """... clubs one account may belong to, its own included ..."""
+    club_rooms: int = 10
+    """... and rooms of one club open at once."""
 
     def set(self, assignment: str) -> None:
         """Apply ``NAME=VALUE`` (``niugui serve --limit``); ValueError names what is wrong.

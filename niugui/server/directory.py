@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from .clubs import Roster
 from .friends_store import Social
 from .protocol import TableSummary
 from .store import PlayerCard
@@ -37,6 +38,8 @@ class Directory:
         self._social: dict[str, Social] = {}  # connected accounts' friends and blocks
         self._bots: dict[str, dict[Client, None]] = {}  # bot accounts' connections, by lower-case name
         self._bot_names: dict[Client, str] = {}
+        self.roster = Roster()
+        """Clubs' members and presets (issue 29), for the visibility rule and club rooms."""
 
     # ---- tables -----------------------------------------------------------------------------------
 
@@ -108,11 +111,21 @@ class Directory:
         return found
 
     def public(self, account_id: str | None = None) -> list[TableSummary]:
-        """The summaries of the public tables not finished."""
+        """The summaries of the public tables not finished (never a club's room)."""
         return [
             t.fanout.summary(t.state, account_id)
             for t in self._tables.values()
-            if not t.state.settings.private and t.state.status != "finished"
+            if not t.state.settings.private and t.state.settings.club is None and t.state.status != "finished"
+        ]
+
+    def clubs_of(self, account_id: str | None) -> frozenset[str]:
+        """The clubs where the account is a member (for :func:`niugui.server.visibility.may_see`)."""
+        return self.roster.clubs_of(account_id)
+
+    def club_rooms(self, club: str) -> list[Table]:
+        """The club's rooms in memory that are not finished."""
+        return [
+            t for t in self._tables.values() if t.state.settings.club == club and t.state.status != "finished"
         ]
 
     # ---- connections ------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Annotated, Any, Generic, Literal, Protocol, TypeVar, get_args
 
 from pydantic import Field, TypeAdapter
 
+from .club_rooms import ClubRooms
 from .creation import TableFactory
 from .directory import Directory, facts_of
 from .lobby import Lobby
@@ -49,6 +50,8 @@ class Desk(Protocol):
     def listing(self) -> Lobby: ...
     @property
     def clustered(self) -> bool: ...
+    @property
+    def club_rooms(self) -> ClubRooms: ...
 
 
 Handler = Callable[[Desk, Client, M, Reply], None]
@@ -98,7 +101,10 @@ def find_table(directory: Directory, client: Client, ref: str, by_code: bool) ->
     if table is None and ref in directory.quarantined:
         raise Fault("not_found", "this table could not be restored after a restart (its games are kept)")
     joined = table is not None and directory.follows(client, table.id)
-    if table is None or not (by_code or may_see(facts_of(table), client.account_id, joined=joined)):
+    clubs = directory.clubs_of(client.account_id)
+    if table is None or not (
+        by_code or may_see(facts_of(table), client.account_id, joined=joined, clubs=clubs)
+    ):
         raise Fault("not_found", f"no table {ref!r}, or not with that join code")
     return table
 

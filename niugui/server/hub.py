@@ -10,6 +10,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol, TypeVar
 
 from . import gcpolicy, logs
+from .club_rooms import ClubRooms
+from .clubs_store import ClubRow, ClubStore, Role
 from .config import Config
 from .creation import TableFactory
 from .directory import Directory
@@ -84,6 +86,7 @@ class Hub:
             lambda: [t.model_dump() for t in self.lobby()], limits.lobby_seconds, limits.lobby_page
         )
         self._cluster: Cluster | None = None
+        self._club_rooms = ClubRooms(self._directory, self._record_room, limits.club_rooms)
 
     # ---- the parts (what handlers use: dispatch.Desk) ---------------------------------------------
 
@@ -107,6 +110,39 @@ class Hub:
     @property
     def clustered(self) -> bool:
         return self._cluster is not None
+
+    @property
+    def club_rooms(self) -> ClubRooms:
+        """New clubs' rooms (issue 29): who may create one, with which settings."""
+        return self._club_rooms
+
+    def _record_room(self, table_id: str, club: str) -> None:
+        """Store that ``table_id`` is ``club``'s room, in the thread pool."""
+
+        def stored(outcome: object) -> None:
+            if isinstance(outcome, BaseException):
+                logs.warning("a club room was not stored", table=table_id, club=club, error=repr(outcome))
+
+        self.services.read(lambda: ClubStore(self.store.engine).add_room(table_id, club), stored)
+
+    def load_clubs(self) -> None:
+        """Fill the clubs' roster from the store (at the start, before any request)."""
+        self.reload_clubs(ClubStore(self.store.engine).every_club())
+
+    def reload_clubs(self, every: list[tuple[ClubRow, dict[str, Role]]]) -> None:
+        """The clubs' roster replaced by ``every`` club read from the store (on the event loop)."""
+        self._directory.roster.load((club.id, club.preset, dict(roles)) for club, roles in every)
+
+    async def follow_clubs(self, seconds: float) -> None:
+        """On a cluster node: read the clubs again every ``seconds`` (another node's routes changed
+        them); cancelled at shutdown."""
+        store = ClubStore(self.store.engine)
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                self.reload_clubs(await asyncio.to_thread(store.every_club))
+            except Exception:
+                logs.exception("reading the clubs failed; trying again later")
 
     @property
     def tables(self) -> dict[str, Table]:

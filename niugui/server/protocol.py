@@ -166,6 +166,14 @@ class TableSettings(Request):
     rated: bool = Field(
         False, description="ratings move after each finished game with at least two human seats"
     )
+    club: str | None = Field(
+        None,
+        min_length=1,
+        max_length=16,
+        exclude_if=lambda club: club is None,
+        description="a club's room (issue 29): only the club's members sit or watch; the club's preset "
+        "settings apply; listed in the club's lobby, never the public one (the key is sent only when set)",
+    )
 
 
 class Auth(Request):
@@ -973,6 +981,12 @@ HttpErrorCode = Literal[
     "too_large",  # 413: the request body
     "too_deep",  # 422: the body's JSON is nested too deeply
     "not_yourself",  # 422: befriending or blocking your own account (friends: issue 29)
+    # ---- clubs (issue 29) ----
+    "no_club",  # 404: no such club, not a member of it, or a wrong invite code (the same answer)
+    "club_role",  # 403: your role in the club does not allow this
+    "club_limit",  # 403: a club's or an account's limit (members, clubs) is reached
+    "registered_only",  # 403: only a registered account (not a guest, not a bot) owns a club
+    "room_in_play",  # 409: a room in play cannot be closed; wait for its game to end
 ]
 
 
@@ -1116,3 +1130,54 @@ class Leaderboard(Message):
     by: Literal["points", "rating"]
     min_games: int | None = None
     players: list[LeaderboardRow]
+
+
+# ---- clubs (issue 29): HTTP bodies --------------------------------------------------------------
+
+
+class ClubCreate(Request):
+    """``POST /api/clubs``: a new club, its owner the registered account that asks."""
+
+    name: Text = Field(min_length=1, max_length=40)
+    description: Text = Field("", max_length=200)
+
+
+class ClubPreset(Request):
+    """The rule settings a club's rooms carry (each as in ``TableSettings``; absent: the creator's)."""
+
+    turn_seconds: float | None = Field(None, ge=timer.TURN_SECONDS_MIN, le=timer.TURN_SECONDS_MAX)
+    games: int | None = Field(None, ge=1, le=1000)
+    bot_level: BotLevel | None = None
+    counter: bool | None = None
+    rated: bool | None = None
+    bots: bool | None = Field(None, description="false: no bots in the club's rooms (fill_bots refused)")
+    spectators: bool | None = Field(None, description="false: only those seated at a room watch it")
+
+
+class ClubUpdate(Request):
+    """``PATCH /api/clubs/{id}`` (the owner): what changes; absent fields stay."""
+
+    name: Text | None = Field(None, min_length=1, max_length=40)
+    description: Text | None = Field(None, max_length=200)
+    by_request: bool | None = Field(None, description="people who have the club's id may ask to join")
+    preset: ClubPreset | None = None
+
+
+class ClubJoin(Request):
+    """``POST /api/clubs/{id}/join``: with the invite code, or (no code) a request the owner or an
+    admin approves when the club takes requests."""
+
+    code: Text | None = Field(None, max_length=16)
+
+
+class ClubRoleChange(Request):
+    """``POST /api/clubs/{id}/members/{account_id}``: approve a request (``member``) or, the owner
+    only, make a member an admin or an admin a member."""
+
+    role: Literal["member", "admin"] = "member"
+
+
+class ClubHandOver(Request):
+    """``POST /api/clubs/{id}/owner``: the owner hands the club to a member (and becomes an admin)."""
+
+    account_id: Text = Field(min_length=1, max_length=32)

@@ -4,6 +4,8 @@ records, replays) and the lobby's summaries alike.
 A public table is anyone's. A private table (and its ledger, records and replays) is only for its
 creator, the people who sit or sat at it, a connection that joined it with its code, and whoever
 gives its join code now. Codes are compared in constant time (no timing oracle for guesses).
+A club's room (issue 29) is only for the club's members (``clubs``: the viewer's clubs) and those
+who sit or sat there: its code or a connection that joined with it opens nothing to anyone else.
 
 >>> private = TableFacts("t1", creator="ann", code="abc123", players=frozenset({"bob"}))
 >>> [may_see(private, who) for who in ("ann", "bob", "eve", None)]
@@ -12,6 +14,9 @@ gives its join code now. Codes are compared in constant time (no timing oracle f
 (True, False)
 >>> may_see(TableFacts("t2", creator="ann", code=None), None)
 True
+>>> room = TableFacts("t3", creator="ann", code="abc123", club="c1")
+>>> may_see(room, "eve", clubs=frozenset({"c1"})), may_see(room, "eve", code="abc123")
+(True, False)
 """
 
 from __future__ import annotations
@@ -29,6 +34,8 @@ class TableFacts:
     creator: str | None
     code: str | None
     players: frozenset[str] = frozenset()
+    club: str | None = None
+    """The club whose room this is (None: no club's)."""
 
     def code_is(self, given: str | None) -> bool:
         """Whether ``given`` is this private table's join code (compared in constant time)."""
@@ -42,7 +49,16 @@ def may_know_code(facts: TableFacts, account_id: str | None) -> bool:
     return account_id is not None and (account_id == facts.creator or account_id in facts.players)
 
 
-def may_see(facts: TableFacts, account_id: str | None, code: str | None = None, joined: bool = False) -> bool:
+def may_see(
+    facts: TableFacts,
+    account_id: str | None,
+    code: str | None = None,
+    joined: bool = False,
+    clubs: frozenset[str] = frozenset(),
+) -> bool:
     """May ``account_id`` (None: nobody signed in) — giving ``code``, or on a connection that already
-    ``joined`` the table with its code — see the table, its ledger, records and replays?"""
+    ``joined`` the table with its code, a member of ``clubs`` — see the table, its ledger, records and
+    replays?"""
+    if facts.club is not None:
+        return facts.club in clubs or may_know_code(facts, account_id)
     return facts.code is None or joined or may_know_code(facts, account_id) or facts.code_is(code)

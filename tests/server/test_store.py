@@ -13,7 +13,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 
 from niugui.game import Result
-from niugui.server import auth
+from niugui.server import auth, clubs_store
 from niugui.server import friends_store as _friends_tables  # noqa: F401  its tables are on the same metadata
 from niugui.server import store as store_module
 from niugui.server.protocol import (
@@ -46,6 +46,7 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
 
 
 def test_migrations_create_exactly_the_schema_the_code_uses(store: Store) -> None:
+    assert clubs_store.clubs.metadata is metadata  # the clubs' tables are declared there too (issue 29)
     store.migrate()
     store.migrate()  # a second start migrates nothing and fails nothing
     with store.engine.connect() as c:

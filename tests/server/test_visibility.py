@@ -18,30 +18,44 @@ PUBLIC = TableFacts("t2", creator="creator", code=None, players=frozenset({"play
 # A stored game of a private table: its players are those of its records (and ledger), the table may
 # be finished — nobody is seated any more, the rule is the same.
 RECORD = TableFacts("t3", creator="creator", code="abcdef", players=frozenset({"player", "left"}))
+# A club's room (issue 29): its members see it; its code or a connection that joined with it does not
+# open it to anyone else; those who sit or sat there (and its creator) still see it.
+ROOM = TableFacts("t4", creator="creator", code="r00mcd", players=frozenset({"player"}), club="c1")
+MEMBER, OTHER_CLUB, NONE = frozenset({"c1", "c9"}), frozenset({"c9"}), frozenset[str]()
 
 
 @pytest.mark.parametrize(
-    ("facts", "account", "code", "joined", "seen"),
+    ("facts", "account", "code", "joined", "seen", "clubs"),
     [
-        (PRIVATE, "creator", None, False, True),
-        (PRIVATE, "player", None, False, True),
-        (PRIVATE, "spectator", "k7m2pq", False, True),  # a spectator with the code
-        (PRIVATE, "spectator", None, True, True),  # ... on the connection that joined with it
-        (PRIVATE, "spectator", None, False, False),  # a spectator without the code
-        (PRIVATE, "stranger", "k7m2pQ", False, False),  # a wrong code (one letter's case)
-        (PRIVATE, "stranger", "", False, False),
-        (PRIVATE, None, None, False, False),  # nobody signed in
-        (PRIVATE, None, "k7m2pq", False, True),  # a record's link with the code
-        (RECORD, "left", None, False, True),  # a private record: one who played there
-        (RECORD, "stranger", None, False, False),
-        (PUBLIC, None, None, False, True),  # a public table, and its finished games: anyone
-        (PUBLIC, "stranger", "nonsense", False, True),
+        (PRIVATE, "creator", None, False, True, NONE),
+        (PRIVATE, "player", None, False, True, NONE),
+        (PRIVATE, "spectator", "k7m2pq", False, True, NONE),  # a spectator with the code
+        (PRIVATE, "spectator", None, True, True, NONE),  # ... on the connection that joined with it
+        (PRIVATE, "spectator", None, False, False, NONE),  # a spectator without the code
+        (PRIVATE, "stranger", "k7m2pQ", False, False, NONE),  # a wrong code (one letter's case)
+        (PRIVATE, "stranger", "", False, False, NONE),
+        (PRIVATE, None, None, False, False, NONE),  # nobody signed in
+        (PRIVATE, None, "k7m2pq", False, True, NONE),  # a record's link with the code
+        (RECORD, "left", None, False, True, NONE),  # a private record: one who played there
+        (RECORD, "stranger", None, False, False, NONE),
+        (PUBLIC, None, None, False, True, NONE),  # a public table, and its finished games: anyone
+        (PUBLIC, "stranger", "nonsense", False, True, NONE),
+        (ROOM, "member", None, False, True, MEMBER),  # a member of the club
+        (ROOM, "member", "r00mcd", True, True, MEMBER),
+        (ROOM, "player", None, False, True, NONE),  # sits or sat there (removed from the club since)
+        (ROOM, "creator", None, False, True, NONE),
+        (ROOM, "stranger", "r00mcd", False, False, NONE),  # the room's code alone: no
+        (ROOM, "stranger", None, True, False, NONE),  # nor a connection that joined with it
+        (ROOM, "stranger", None, False, False, OTHER_CLUB),  # a member of another club
+        (ROOM, None, "r00mcd", False, False, NONE),
+        (PUBLIC, "stranger", None, False, True, OTHER_CLUB),  # clubs change nothing elsewhere
+        (PRIVATE, "stranger", None, False, False, MEMBER),
     ],
 )
 def test_the_table_of_cases(
-    facts: TableFacts, account: str | None, code: str | None, joined: bool, seen: bool
+    facts: TableFacts, account: str | None, code: str | None, joined: bool, seen: bool, clubs: frozenset[str]
 ) -> None:
-    assert may_see(facts, account, code, joined) is seen
+    assert may_see(facts, account, code, joined, clubs) is seen
 
 
 def test_only_the_creator_and_players_are_shown_the_code() -> None:

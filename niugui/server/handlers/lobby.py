@@ -25,7 +25,14 @@ def list_tables(desk: Desk, _client: Client, message: ListTables, reply: Reply) 
 
 
 def create_table(desk: Desk, client: Client, message: CreateTable, reply: Reply) -> None:
-    desk.factory.create(client, message.settings, reply)
+    settings = message.settings
+    if settings.club is None:
+        desk.factory.create(client, settings, reply)
+        return
+    club = settings.club
+    settings = desk.club_rooms.settings(client.account_id, settings)  # a club's room (issue 29)
+    table = desk.factory.create(client, settings, reply)
+    desk.club_rooms.record(table.id, club)
 
 
 def quick_play(desk: Desk, client: Client, message: QuickPlay, reply: Reply) -> None:

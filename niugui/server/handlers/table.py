@@ -33,22 +33,26 @@ def pass_(_desk: Desk, client: Client, table: Table, _message: Pass, reply: Repl
     table.act(client, None, reply)
 
 
-def _check_code(client: Client, table: Table, ref: str, code: str | None) -> None:
-    """Watching or sitting at a private table takes its code (given, or as the table's name)."""
+def _check_code(desk: Desk, client: Client, table: Table, ref: str, code: str | None) -> None:
+    """Watching or sitting at a private table takes its code (given, or as the table's name); at a
+    club's room, membership of the club."""
     facts = facts_of(table)
     given = code if code is not None else (ref if facts.code_is(ref) else None)
-    if not may_see(facts, client.account_id, given):
+    if not may_see(facts, client.account_id, given, clubs=desk.directory.clubs_of(client.account_id)):
         raise Fault("not_found", f"no table {table.id!r}, or not with that join code")
 
 
 def watch(desk: Desk, client: Client, table: Table, message: Watch, reply: Reply) -> None:
-    _check_code(client, table, message.table, message.code)
+    _check_code(desk, client, table, message.table, message.code)
+    spectator = table.state.seat_of(client.account_id) is None
+    if spectator and not desk.club_rooms.allows(table.state.settings.club, "spectators"):
+        raise Fault("forbidden", "this club's rooms take no spectators; sit down to join in")
     desk.directory.follow(client, table.id)
     table.subscribe(client, message.last_seq, reply)
 
 
 def sit(desk: Desk, client: Client, table: Table, message: Sit, reply: Reply) -> None:
-    _check_code(client, table, message.table, message.code)
+    _check_code(desk, client, table, message.table, message.code)
     desk.directory.follow(client, table.id)
     table.sit(client, message.seat, reply, desk.directory.card(client.account_id))
 
@@ -70,7 +74,9 @@ def autoplay(_desk: Desk, client: Client, table: Table, message: Autoplay, reply
     table.set_autoplay(client, message.on, reply)
 
 
-def fill_bots(_desk: Desk, client: Client, table: Table, _message: FillBots, reply: Reply) -> None:
+def fill_bots(desk: Desk, client: Client, table: Table, _message: FillBots, reply: Reply) -> None:
+    if not desk.club_rooms.allows(table.state.settings.club, "bots"):
+        raise Fault("forbidden", "this club's rooms are for people only (no bots)")
     table.fill_bots(client, reply)
 
 

@@ -13,6 +13,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.concurrency import run_in_threadpool
 
 from .. import replays
+from ..clubs_store import ClubStore
 from ..directory import facts_of
 from ..http_errors import fail
 from ..lobby import LobbyQuery
@@ -48,9 +49,10 @@ async def tables(
     return Response(page, media_type="application/json")
 
 
-def stored_facts(row: dict[str, Any], players: Iterable[str]) -> TableFacts:
-    """What the visibility rule needs of a stored table (``players``: whoever sits or sat there)."""
-    return TableFacts(row["id"], row["creator"], row["code"], frozenset(players))
+def stored_facts(row: dict[str, Any], players: Iterable[str], club: str | None = None) -> TableFacts:
+    """What the visibility rule needs of a stored table (``players``: whoever sits or sat there;
+    ``club``: the club whose room it is, :meth:`~niugui.server.clubs_store.ClubStore.room_facts`)."""
+    return TableFacts(row["id"], row["creator"], row["code"], frozenset(players), club)
 
 
 def seated_now(svc: AppServices, table_id: str) -> frozenset[str]:
@@ -74,7 +76,8 @@ async def table_ledger(
         entries = [] if row is None else svc.store.table_ledger(table_id)
         players = seated | {e["account_id"] for e in entries if e["account_id"]}
         viewer = svc.account_id_of(authorization)
-        if row is None or not may_see(stored_facts(row, players), viewer, code):
+        club, clubs = ClubStore(svc.store.engine).room_facts(table_id, viewer)
+        if row is None or not may_see(stored_facts(row, players, club), viewer, code, clubs=clubs):
             raise fail(404, "no_table", f"no table {table_id!r}")
         return {"entries": entries}
 
@@ -87,7 +90,8 @@ def may_see_game(svc: AppServices, game: GameRow, authorization: str | None, cod
     row = svc.store.table_row(game.table_id)
     players = {p["id"] for p in game.meta.get("players", []) if isinstance(p, dict) and p.get("id")}
     viewer = svc.account_id_of(authorization)
-    return row is not None and may_see(stored_facts(row, players), viewer, code)
+    club, clubs = ClubStore(svc.store.engine).room_facts(game.table_id, viewer)
+    return row is not None and may_see(stored_facts(row, players, club), viewer, code, clubs=clubs)
 
 
 @router.get("/api/games/{game_id}/record")

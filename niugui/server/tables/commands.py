@@ -266,6 +266,8 @@ def update_settings(state: TableModel, account_id: str, settings: TableSettings)
         raise Fault("bad_state", f"settings cannot change while the table is {state.status}")
     if settings.private != state.settings.private:
         raise Fault("bad_state", "a table is public or private from its creation; create a new table")
+    if settings.club != state.settings.club:  # issue 29: a club's room stays the club's
+        raise Fault("bad_state", "a table is a club's room or not from its creation; create a new table")
     return steps(EvSettings(kind="settings_changed", settings=settings))
 
 

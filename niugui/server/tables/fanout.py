@@ -185,7 +185,7 @@ class FanOut:
 def table_facts(state: TableModel) -> TableFacts:
     """What the visibility rule needs of a table in memory (its players: those seated now)."""
     players = frozenset(slot.player.id for slot in state.seats if slot.player is not None and slot.player.id)
-    return TableFacts(state.id, state.creator, state.code, players)
+    return TableFacts(state.id, state.creator, state.code, players, state.settings.club)
 
 
 def seat_view(state: TableModel, seat: int | None, history: bool = False) -> SeatView | None:

@@ -1,7 +1,7 @@
 """Friends and blocks (issue 29): friend requests (a friendship is a request each way) and blocks.
 
 Revision ID: 0007_friends
-Revises: 0006
+Revises: 0007_clubs
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007_friends"
-down_revision: str | None = "0006"
+down_revision: str | None = "0007_clubs"
 branch_labels = None
 depends_on = None
 

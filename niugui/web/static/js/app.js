@@ -21,6 +21,7 @@ const screens = {
   profile: () => import("./profile.js"),
   tutorial: () => import("./tutorial.js"),
   friends: () => import("./friends.js"),
+  clubs: () => import("./clubs.js"),
 };
 
 const app = document.getElementById("app");
@@ -278,6 +279,15 @@ function route() {
     }));
     return;
   }
+  if (parts[0] === "club" || parts[0] === "clubs") { // 俱乐部 (issue 29); #/club/ID?code=… joins by invite
+    const onClub = (id) => (location.hash = `#/club/${encodeURIComponent(id)}`);
+    later("clubs", ({ clubsScreen }) => mount((root) => {
+      const clubId = parts[0] === "club" && parts[1] ? decodeURIComponent(parts[1]) : null;
+      clubsScreen(root, { conn, clubId, code: params.get("code"), onBack: () => (location.hash = "#/"), onClub, onOpenTable: goTable, toast });
+      return null;
+    }));
+    return;
+  }
   if (parts[0] === "history") {
     later("history", ({ historyScreen }) => mount((root) => {
       historyScreen(root, {
@@ -301,6 +311,7 @@ function route() {
       onRules: () => (location.hash = "#/rules"),
       onLeaderboard: () => (location.hash = "#/leaderboard"),
       onProfile: () => (location.hash = "#/profile"),
+      onClubs: () => (location.hash = "#/clubs"),
     });
     lobby.onWelcome = () => lobby.refresh();
     return lobby;

@@ -63,10 +63,13 @@ export class LobbyScreen {
     const rules = el("button", "btn small secondary", t("rules"));
     rules.dataset.action = "rules";
     rules.addEventListener("click", () => this.h.onRules());
+    const clubs = el("button", "btn small secondary", t("clubs")); // 俱乐部 (issue 29)
+    clubs.dataset.action = "clubs";
+    clubs.addEventListener("click", () => this.h.onClubs());
     const friends = el("button", "btn small secondary", t("friends"));
     friends.dataset.action = "friends";
     friends.addEventListener("click", () => this.h.onFriends());
-    h2.append(hist, friends, rules);
+    h2.append(clubs, hist, friends, rules);
     who.append(h2);
     if (!account.username) who.append(this.registerBox());
     if (this.quick) this.quick.destroy();
