@@ -63,7 +63,7 @@ def create_app(config: Config, opened: Store | None = None, routes: Registry = R
 
     >>> paths = create_app(Config()).openapi()["paths"]
     >>> [path for path in paths if path.startswith("/api/me")]
-    ['/api/me', '/api/me/seats', '/api/me/clubs', '/api/me/friends', '/api/me/recent']
+    ['/api/me', '/api/me/seats', '/api/me/friends', '/api/me/recent', '/api/me/clubs']
     """
     metrics = Metrics()
     exempt = Exempt.parse(config.exempt)
