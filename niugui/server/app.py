@@ -33,7 +33,7 @@ from .hub import Hub
 from .limits import Exempt
 from .metrics import Metrics
 from .protocol import PROTOCOL_VERSION
-from .routes import accounts, community, health, page_config, replays, tables
+from .routes import accounts, community, health, page_config, replays, sessions, tables
 from .services import AppServices
 from .static import StaticSite
 from .store import Store
@@ -47,6 +47,7 @@ ROUTERS = (
     tables.router,
     community.router,
     replays.router,
+    sessions.router,
     endpoint.router,
 )
 """Every route of the app but the page, in the order they are matched."""
