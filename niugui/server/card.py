@@ -25,7 +25,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .sessions import Session
+from .sessions import Session, SessionPlayer
 
 WIDTH = 1080
 FONTS = (
@@ -63,6 +63,15 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
 
+def name_of(player: SessionPlayer) -> str:
+    """A player's name on the card: a server bot's by its seat, as the page names it (机器人3).
+
+    >>> name_of(SessionPlayer(None, "expert bot 2", 2, True))
+    '机器人3'
+    """
+    return player.nickname if player.account_id is not None else f"机器人{player.seat + 1}"
+
+
 def card_lines(session: Session, club_name: str, link: str) -> list[Line]:
     """What the card says, line by line (``club_name``: empty outside a club)."""
     when = datetime.fromtimestamp(session.ended_at or session.created_at, UTC).strftime("%Y-%m-%d")
@@ -76,8 +85,8 @@ def card_lines(session: Session, club_name: str, link: str) -> list[Line]:
     lines.append(Line(f"{when} · {played} · {ended[session.ended_by]}", "meta"))
     for p in session.players:
         style: Style = "winner" if p.place == 1 and session.games_played else "player"
-        lines.append(Line(f"第{p.place}名  {p.nickname}", style, signed(p.total)))
-    winners = "、".join(p.nickname for p in session.winners)
+        lines.append(Line(f"第{p.place}名  {name_of(p)}", style, signed(p.total)))
+    winners = "、".join(name_of(p) for p in session.winners)
     if winners:
         lines.append(Line(f"本场赢家：{winners}", "winner"))
     lines.append(Line(link, "link"))

@@ -7,6 +7,7 @@ import { counterPanel, playedIn, unseen } from "./counter.js";
 import { t } from "./i18n.js";
 import { api, errorText } from "./net.js";
 import { resultPanel } from "./result.js";
+import { dissolveNews, loadSession, mayPropose, settlementPanel, shareCard, voteBox } from "./session.js";
 import { isMuted, playSound, playSoundName, setMuted } from "./sound.js";
 import { TableView, seatName } from "./table.js";
 import { tt } from "./tablestrings.js";
@@ -65,6 +66,7 @@ export class TableScreen {
 
   destroy() {
     this.tableView.destroy();
+    clearInterval(this.voteTimer);
   }
 
   /** (Re)subscribe: after a reconnect, ask only for what was missed since the last seq. */
@@ -143,6 +145,8 @@ export class TableScreen {
       return; // a chat changes nothing at the table
     }
     if (ev.kind === "game_over") this.reveals[ev.game_id] = ev.reveal;
+    const news = msg.replay ? null : dissolveNews(ev, msg.state, [0, 1, 2, 3].map((s) => seatName(msg.state, s)));
+    if (news) this.h.toast(news);
     if (ev.kind === "deal") this.dismissed = null;
     if (!msg.replay || msg.view) this.render();
   }
@@ -277,6 +281,12 @@ export class TableScreen {
       auto.dataset.action = "autoplay";
       auto.addEventListener("click", () => this.act("autoplay", { on: !mine.autoplay }));
       this.bar.append(auto);
+    }
+    if (st && mayPropose(st)) {
+      const end = el("button", "tb-btn", t("dissolve"));
+      end.dataset.action = "dissolve";
+      end.addEventListener("click", () => this.act("dissolve", { agree: true }));
+      this.bar.append(end);
     }
     const muted = isMuted();
     const sound = el("button", "tb-btn", muted ? tt("sound_off") : tt("sound_on"));
@@ -471,7 +481,59 @@ export class TableScreen {
       gameId: st ? st.game_id : null,
     });
     this.renderDrawer();
+    this.renderVote();
     this.renderOverlay();
+  }
+
+  /** The dissolve vote in progress, counting down each second while it runs (session.js). */
+  renderVote() {
+    const st = this.tstate;
+    if (this.voteEl) this.voteEl.remove();
+    this.voteEl = null;
+    if (!st || !st.dissolve) {
+      clearInterval(this.voteTimer);
+      this.voteTimer = null;
+      return;
+    }
+    const names = [0, 1, 2, 3].map((s) => seatName(st, s));
+    const now = Date.now() / 1000 - this.clockOffset;
+    this.voteEl = voteBox({ st, names, now, onAnswer: (agree) => this.act("dissolve", { agree }) });
+    this.root.append(this.voteEl);
+    if (!this.voteTimer) this.voteTimer = setInterval(() => this.renderVote(), 1000);
+  }
+
+  /** At the session's end (the table finished): its settlement, read once from the server. */
+  settlement() {
+    const st = this.tstate;
+    if (!st || st.status !== "finished" || this.settlementDismissed) return null;
+    if (this.sessionData === undefined) {
+      this.sessionData = null;
+      loadSession(this.tableId, this.code || st.code).then((data) => {
+        this.sessionData = data && data.games_played ? data : false;
+        this.renderOverlay();
+      });
+    }
+    if (!this.sessionData) return null;
+    const account = this.h.account() || {};
+    const buttons = [
+      { label: t("session_share"), action: "share-card", primary: true, onClick: () => this.share() },
+      { label: t("session_last_game"), action: "last-game", onClick: () => {
+        this.settlementDismissed = true;
+        this.renderOverlay();
+      } },
+      { label: t("lobby"), action: "to-lobby", onClick: () => this.leave() },
+    ];
+    const nameOf = (p) => (p.account_id ? p.nickname : seatName(st, p.seat)); // a server bot: as the table names it
+    return settlementPanel({ data: this.sessionData, accountId: account.id, nameOf, buttons });
+  }
+
+  async share() {
+    try {
+      const how = await shareCard(this.tableId, this.code || (this.tstate && this.tstate.code));
+      if (how === "downloaded") this.h.toast(t("session_card_saved"));
+    } catch (error) {
+      this.h.toast(error.message);
+    }
   }
 
   /** Keep the commitment of a game in play as first seen (the deal's, or the snapshot's on joining). */
@@ -483,6 +545,13 @@ export class TableScreen {
 
   async renderOverlay() {
     if (this.helpOpen) return;
+    const settled = this.settlement();
+    if (settled) {
+      this.overlay.innerHTML = "";
+      this.overlay.append(settled);
+      this.overlay.classList.remove("hidden");
+      return;
+    }
     const st = this.tstate;
     const view = this.view;
     const over = Boolean(view && view.over && view.result && st && st.status !== "playing");
