@@ -81,7 +81,10 @@ def test_one_refusal_cancels_the_vote_and_the_session_goes_on(tmp_path: Path) ->
     r.call(table.ready, ann)
     r.call(table.ready, bob)
     assert table.state.status == "playing" and table.state.game_no == 2
-    assert r.clock.advance(DISSOLVE_SECONDS + 1) >= 0 and not table.state.dissolved  # no stale timer fires
+    with pytest.raises(Fault, match="propose again in"):  # one proposal per seat per minute
+        r.call(table.dissolve, ann, True)
+    r.clock.advance(DISSOLVE_SECONDS + 1)
+    assert not table.state.dissolved and table.state.vote is None  # no stale timer fired
 
 
 def test_the_vote_runs_out_after_60_seconds(tmp_path: Path) -> None:

@@ -286,10 +286,11 @@ def chat(state: TableModel, account_id: str, phrase: PhraseId) -> list[Step]:
 # ---- dissolve by vote (解散, issue 29) ----------------------------------------------------------
 
 
-def dissolve(state: TableModel, account_id: str, agree: bool, seconds: float) -> list[Step]:
-    """The first ``agree`` proposes to end the session (a vote open ``seconds``); later ones answer
-    it. A refusal cancels it at once; its end when everyone agreed is :func:`follow_up`'s. Never an
-    escape: nobody leaves, and the totals so far stand (R35 does not apply)."""
+def dissolve(state: TableModel, account_id: str, agree: bool, seconds: float, now: float) -> list[Step]:
+    """The first ``agree`` proposes to end the session (a vote open ``seconds``; a seat proposes
+    again only ``seconds`` after its last proposal); later ones answer it. A refusal cancels it at
+    once; its end when everyone agreed is :func:`follow_up`'s. Never an escape: nobody leaves, and
+    the totals so far stand (R35 does not apply)."""
     seat = state.seat_of(account_id)
     if seat is None or not state.seats[seat].human:
         raise Fault("forbidden", "only a seated player can dissolve the session")
@@ -302,6 +303,9 @@ def dissolve(state: TableModel, account_id: str, agree: bool, seconds: float) ->
     if vote is None:
         if not agree:
             raise Fault("bad_state", "no dissolve vote is open; send agree: true to propose one")
+        wait = state.proposed.get(seat, -seconds) + seconds - now
+        if wait > 0:
+            raise Fault("bad_state", f"you proposed to dissolve a moment ago; propose again in {wait:.0f} s")
         return steps(EvDissolveProposed(kind="dissolve_proposed", seat=seat, seconds=seconds))
     if seat in vote.agreed:
         raise Fault("bad_state", "you have agreed already; the others are asked")

@@ -143,6 +143,8 @@ class TableModel:
     vote: Vote | None = None
     """A dissolve vote in progress (解散, issue 29)."""
     dissolved: bool = False
+    proposed: dict[int, float] = field(default_factory=dict)
+    """When each seat last proposed a dissolve (one proposal per seat per vote's length)."""
     """Every seated person agreed to end the session: the table finishes when no game is in progress."""
     changed: int = 0
     """The seq of the last event that changed the table around the game (a play or a pass changes
@@ -274,6 +276,7 @@ def reduce(state: TableModel, stored: Stored) -> None:
             state.creator = event.creator
         case EvDissolveProposed(seat=seat):
             state.vote = Vote(seat, stored.time, event.seconds, stored.seq, {seat})
+            state.proposed[seat] = stored.time
         case EvDissolveVote(seat=seat):
             if state.vote is not None and event.agree:
                 state.vote.agreed.add(seat)

@@ -248,7 +248,8 @@ class Table:
         """Propose, agree to or refuse ending the session (解散, issue 29)."""
 
         def job() -> Outcome:
-            return Outcome(commands.dissolve(self.state, client.account_id, agree, DISSOLVE_SECONDS))
+            now = self.services.now()
+            return Outcome(commands.dissolve(self.state, client.account_id, agree, DISSOLVE_SECONDS, now))
 
         self._submit(job, reply)
 
