@@ -84,7 +84,7 @@ def card_lines(session: Session, club_name: str, link: str) -> list[Line]:
         lines.append(Line(heading, "heading"))
     lines.append(Line(f"{when} · {played} · {ended[session.ended_by]}", "meta"))
     for p in session.players:
-        style: Style = "winner" if p.place == 1 and session.games_played else "player"
+        style: Style = "winner" if p in session.winners else "player"
         lines.append(Line(f"第{p.place}名  {name_of(p)}", style, signed(p.total)))
     winners = "、".join(name_of(p) for p in session.winners)
     if winners:

@@ -112,8 +112,8 @@ class Session:
 
     @property
     def winners(self) -> list[SessionPlayer]:
-        """The evening's winner(s): first place, once a game is played."""
-        return [p for p in self.players if p.place == 1] if self.games_played else []
+        """The evening's winner(s): first place with a positive total (nobody when all broke even)."""
+        return [p for p in self.players if p.place == 1 and p.total > 0]
 
     def as_json(self) -> dict[str, Any]:
         return {

@@ -1,7 +1,8 @@
 """Issue 29, sessions, on phones (360×740): two people at a private 4-game table play game 1, one
 proposes 解散, the other sees the vote with its countdown and agrees; both then see the settlement
 (每人总分、赢局、上游、最佳、名次, and 你赢了/你输了 for the reader), and the share button gives the
-result card (the share sheet where the browser has one, else a PNG download)."""
+result card (the share sheet where the browser has one, else a PNG download). The history lists the
+session afterwards."""
 
 from __future__ import annotations
 
@@ -62,13 +63,15 @@ def test_a_dissolved_session_shows_its_settlement_and_shares_its_card(
     for page in pages:
         page.wait_for_selector("[data-role=settlement]", timeout=WAIT_MS)
         text = page.inner_text("[data-role=settlement]")
-        assert "结算" in text and "全体同意，本场提前解散" in text and "本场赢家" in text
+        assert "结算" in text and "全体同意，本场提前解散" in text
         assert page.locator("[data-role=settlement] tr[data-seat]").count() == 4
         verdict = page.inner_text("[data-role=session-verdict]")
         assert verdict.startswith(("你赢了", "你输了", "你不输不赢")), verdict
     rows = ann.eval_on_selector_all("tr[data-seat]", "rs => rs.map((r) => r.dataset.total)")
     totals = [int(x) for x in rows]
     assert sum(totals) == 0  # R36
+    named = "本场赢家" in ann.inner_text("[data-role=settlement]")
+    assert named == (max(totals) > 0)  # no winner when everyone broke even
     settle(ann)
     shots = [vote_shot, screenshot(ann, "issue29-settlement-phone"), screenshot(bob, "issue29-settlement-2")]
     if ann.evaluate("typeof navigator.canShare === 'function'"):
@@ -79,6 +82,13 @@ def test_a_dissolved_session_shows_its_settlement_and_shares_its_card(
         saved = tmp_path / "card.png"
         download.value.save_as(saved)
         assert saved.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    bob.goto(f"{server}/#/history")  # the session is kept: bob's history lists it
+    row = bob.locator(f"[data-role=my-sessions] tr[data-table='{table}']")
+    row.wait_for(timeout=WAIT_MS)
+    row.click()
+    bob.wait_for_selector("[data-role=settlement] [data-role=session-verdict]", timeout=WAIT_MS)
+    settle(bob)
+    shots.append(screenshot(bob, "issue29-history-session-phone"))
     assert all(shot.exists() for shot in shots)
     assert not errors, errors
     for context in contexts:

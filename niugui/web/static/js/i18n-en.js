@@ -337,4 +337,6 @@ export const EN = {
     dissolve_refused_by: "{name} refused: play on",
     dissolve_expired: "Not everyone agreed in time: play on",
     dissolve_agreed: "Everyone agreed: the session ends after this game",
+    my_sessions: "My sessions",
+    no_sessions: "No sessions yet.",
 };

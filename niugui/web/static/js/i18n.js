@@ -349,6 +349,8 @@ const MORE = {
     dissolve_refused_by: "{name} 拒绝解散，继续打",
     dissolve_expired: "解散未获全体同意，继续打",
     dissolve_agreed: "全体同意解散：打完本局即结算",
+    my_sessions: "我的场次",
+    no_sessions: "还没有打完的场次。",
   },
 };
 

@@ -2,13 +2,16 @@
 // GET /api/tables/{id}/session, its result card (session.png) shared through the browser's share
 // sheet or downloaded, and the dissolve vote (解散) shown while it runs.
 
-import { t } from "./i18n.js";
+import { getLang, t } from "./i18n.js";
 import { api, session as auth } from "./net.js";
 import { el, styleSheet } from "./dom.js";
 
 await styleSheet(new URL("../css/session.css", import.meta.url).href);
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
+
+/** A player's name in a settlement: a server bot's by its seat, as the table names it (机器人3). */
+export const playerLabel = (p) => (p.account_id ? p.nickname : `${t("bot")}${getLang() === "zh" ? "" : " "}${p.seat + 1}`);
 
 /** The table's session (its settlement), or null when it cannot be read. */
 export async function loadSession(tableId, code) {
@@ -31,8 +34,8 @@ export function verdict(sessionData, accountId) {
 }
 
 /** The settlement panel: every player's total, games won, 上游 count, best game and place
- *  (`nameOf(player)`: the name the table shows, e.g. a bot's by its seat). */
-export function settlementPanel({ data, accountId, nameOf, buttons }) {
+ *  (`nameOf(player)`: the name to show, by default `playerLabel`). */
+export function settlementPanel({ data, accountId, buttons, nameOf = playerLabel }) {
   const box = el("div", "result settlement");
   box.dataset.role = "settlement";
   box.append(el("h2", "", t("session_title")));
@@ -143,4 +146,46 @@ export function dissolveNews(ev, st, names) {
   if (ev.kind === "dissolve_ended" && ev.outcome === "expired") return t("dissolve_expired");
   if (ev.kind === "dissolve_ended" && ev.outcome === "agreed" && st.status === "playing") return t("dissolve_agreed");
   return null;
+}
+
+/** Your sessions (GET /api/me/sessions), newest first: a tap shows one's settlement and its card. */
+export async function sessionsSection(accountId) {
+  const panel = el("div", "panel");
+  panel.dataset.role = "my-sessions";
+  panel.append(el("h2", "", t("my_sessions")));
+  let sessions = [];
+  try {
+    sessions = (await api("GET", "/api/me/sessions")).sessions;
+  } catch (error) {
+    panel.append(el("div", "error-text", error.message));
+    return panel;
+  }
+  if (!sessions.length) {
+    panel.append(el("div", "muted", t("no_sessions")));
+    return panel;
+  }
+  const list = el("table", "grid");
+  for (const s of sessions) {
+    const mine = s.players.find((p) => p.account_id === accountId);
+    const row = el("tr", "tap");
+    row.dataset.table = s.table;
+    const when = new Date((s.ended_at || s.created_at) * 1000).toLocaleDateString();
+    const played = s.games ? `${s.games_played}/${s.games}` : String(s.games_played);
+    row.append(el("td", "", when), el("td", "", s.name || `${t("table")} ${s.table}`), el("td", "num", played));
+    const total = mine ? mine.total : 0;
+    row.append(el("td", `num ${total > 0 ? "pos" : total < 0 ? "neg" : ""}`, signed(total)));
+    row.addEventListener("click", () => {
+      const overlay = el("div", "overlay");
+      const close = () => overlay.remove();
+      const buttons = [
+        { label: t("session_share"), action: "share-card", primary: true, onClick: () => shareCard(s.table).catch(() => {}) },
+        { label: "✕", action: "close-settlement", onClick: close },
+      ];
+      overlay.append(settlementPanel({ data: s, accountId, buttons }));
+      document.body.append(overlay);
+    });
+    list.append(row);
+  }
+  panel.append(list);
+  return panel;
 }

@@ -523,8 +523,7 @@ export class TableScreen {
       } },
       { label: t("lobby"), action: "to-lobby", onClick: () => this.leave() },
     ];
-    const nameOf = (p) => (p.account_id ? p.nickname : seatName(st, p.seat)); // a server bot: as the table names it
-    return settlementPanel({ data: this.sessionData, accountId: account.id, nameOf, buttons });
+    return settlementPanel({ data: this.sessionData, accountId: account.id, buttons });
   }
 
   async share() {
