@@ -502,21 +502,26 @@ export class TableScreen {
     if (!this.voteTimer) this.voteTimer = setInterval(() => this.renderVote(), 1000);
   }
 
-  /** At the session's end (the table finished): its settlement, read once from the server. */
+  /** At the session's end (the table finished after its N > 1 games, or dissolved): its settlement,
+   *  read once from the server. A one-game table, or one its people left, shows the game's result. */
   settlement() {
     const st = this.tstate;
     if (!st || st.status !== "finished" || this.settlementDismissed) return null;
     if (this.sessionData === undefined) {
       this.sessionData = null;
       loadSession(this.tableId, this.code || st.code).then((data) => {
-        this.sessionData = data && data.games_played ? data : false;
+        const settled = data && (data.ended_by === "dissolved" || (data.ended_by === "games" && data.games > 1));
+        this.sessionData = settled && data.games_played ? data : false;
         this.renderOverlay();
       });
     }
     if (!this.sessionData) return null;
     const account = this.h.account() || {};
+    const me = st.you;
+    const again = me !== null && me !== undefined && st.creator === QUICK_PLAY ? this.nextQuickPlay(me) : [];
     const buttons = [
-      { label: t("session_share"), action: "share-card", primary: true, onClick: () => this.share() },
+      ...again,
+      { label: t("session_share"), action: "share-card", primary: !again.length, onClick: () => this.share() },
       { label: t("session_last_game"), action: "last-game", onClick: () => {
         this.settlementDismissed = true;
         this.renderOverlay();
