@@ -156,3 +156,15 @@ def test_who_may_not_dissolve(tmp_path: Path) -> None:
     assert table.state.status == "finished"
     with pytest.raises(Fault, match="no session to dissolve"):
         r.call(table.dissolve, ann, True)
+
+
+def test_a_seat_in_autoplay_does_not_vote(tmp_path: Path) -> None:
+    r = rig(tmp_path)
+    table, (ann, bob) = table_of(r)
+    r.call(table.set_autoplay, bob, True)  # 托管: not asked
+    r.call(table.dissolve, ann, True)
+    assert table.state.dissolved and table.state.vote is None
+    assert [e.get("outcome") for e in kinds(r, table)] == [None, "agreed"]
+    r.call(table.set_autoplay, bob, False)
+    play_out(r, table, [ann, bob])
+    assert table.state.status == "finished" and table.state.series.games == 1
