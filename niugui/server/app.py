@@ -33,7 +33,7 @@ from .hub import Hub
 from .limits import Exempt
 from .metrics import Metrics
 from .protocol import PROTOCOL_VERSION
-from .routes import accounts, clubs, community, friends, health, page_config, replays, tables
+from .routes import accounts, clubs, community, friends, health, page_config, replays, sessions, tables
 from .services import AppServices
 from .static import StaticSite
 from .store import Store
@@ -52,6 +52,7 @@ ROUTERS = (
     replays.router,
     friends.router,
     clubs.router,
+    sessions.router,
     endpoint.router,
 )
 """Every route of the app but the page, in the order they are matched."""

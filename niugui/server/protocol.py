@@ -386,6 +386,21 @@ class Chat(TableRequest):
     phrase: PhraseId
 
 
+# ---- sessions (issue 29): dissolve by vote -------------------------------------------------------
+
+
+class Dissolve(TableRequest):
+    """解散: end the session (the table's run of ``games``) early with the totals so far. The first
+    ``dissolve`` proposes it (``agree`` must be true); then every seated person (not bots, not a seat
+    in 托管) answers within ``DISSOLVE_SECONDS`` (60 s). It ends when all have agreed; one refusal or
+    the time running out cancels it. Never an escape (no −9). Answered by the events
+    ``dissolve_proposed``, ``dissolve_vote`` and ``dissolve_ended``; a game in progress is played to
+    its end first."""
+
+    type: Literal["dissolve"]
+    agree: bool
+
+
 # ---- what the server sends ----------------------------------------------------------------------
 
 
@@ -450,6 +465,22 @@ class TableSummary(Message):
     settings: TableSettings
 
 
+# ---- sessions (issue 29): the vote in progress, shown with the table ------------------------------
+
+
+class DissolveState(Message):
+    """A dissolve vote in progress: who proposed it, who agreed, and when it runs out."""
+
+    proposer: Seat
+    agreed: list[Seat]
+    voters: list[Seat] = Field(description="the seats whose answer is waited for (people not in 托管)")
+    until: float = Field(description="UNIX time when the vote runs out (and is cancelled)")
+
+
+def _absent(value: object) -> bool:
+    return value is None
+
+
 class TableState(Message):
     """The table around the game, sent with every event."""
 
@@ -469,6 +500,9 @@ class TableState(Message):
     commitment: str | None = Field(description="SHA-256 commitment of the current deal (hex)")
     flip: FlipInfo | None = Field(description="the 翻牌 that chose this game's first drawer, if any")
     you: Seat | None = Field(description="the recipient's seat, null for a spectator")
+    dissolve: DissolveState | None = Field(
+        None, exclude_if=_absent, description="a dissolve vote in progress (the key only then)"
+    )
 
 
 class PlayView(Message):
@@ -655,6 +689,31 @@ class EvTableFinished(Message):
     totals: list[int]
 
 
+# ---- sessions (issue 29): dissolve by vote -------------------------------------------------------
+
+
+class EvDissolveProposed(Message):
+    """A seated person proposes to end the session (their own agreement counted)."""
+
+    kind: Literal["dissolve_proposed"]
+    seat: Seat
+    seconds: float = Field(description="how long the others have to answer")
+
+
+class EvDissolveVote(Message):
+    kind: Literal["dissolve_vote"]
+    seat: Seat
+    agree: bool
+
+
+class EvDissolveEnded(Message):
+    """The vote's outcome: ``agreed`` ends the session (after the game in progress, if any) with the
+    totals so far; ``refused`` and ``expired`` cancel it."""
+
+    kind: Literal["dissolve_ended"]
+    outcome: Literal["agreed", "refused", "expired"]
+
+
 AnyEvent = (
     EvTableCreated
     | EvSeatTaken
@@ -672,6 +731,9 @@ AnyEvent = (
     | EvGameOver
     | EvTableFinished
     | EvChat
+    | EvDissolveProposed
+    | EvDissolveVote
+    | EvDissolveEnded
 )
 """Any table event (the models above)."""
 TableEvent = Annotated[AnyEvent, Field(discriminator="kind")]

@@ -12,6 +12,7 @@ from ..protocol import (
     Autoplay,
     Chat,
     CreateTable,
+    Dissolve,
     FillBots,
     FreeSeat,
     Invite,
@@ -55,6 +56,7 @@ ROUTES = Registry(
         route(LeaveQueue, lobby.leave_queue),
         route(QueueBots, lobby.queue_bots),
         table_route(Rematch, table.rematch),
+        table_route(Dissolve, table.dissolve),
     ]
 )
 CLIENT_TYPES = ROUTES.types

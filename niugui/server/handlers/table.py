@@ -8,6 +8,7 @@ from ..invitations import invite as invite_guest
 from ..protocol import (
     Autoplay,
     Chat,
+    Dissolve,
     FillBots,
     FreeSeat,
     Invite,
@@ -100,3 +101,7 @@ def rematch(desk: Desk, client: Client, table: Table, _message: Rematch, reply: 
     """再来一局: ask to play again with the people of a finished quick-play table."""
     desk.quick.rematches.ask(client, table)
     reply(Answer())
+
+
+def dissolve(_desk: Desk, client: Client, table: Table, message: Dissolve, reply: Reply) -> None:
+    table.dissolve(client, message.agree, reply)

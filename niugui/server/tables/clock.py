@@ -28,7 +28,7 @@ from .state import TableModel
 class Due:
     """Something a table waits for. ``turn`` names the turn (stale timers are recognised by it)."""
 
-    kind: Literal["timeout", "bot", "grace", "ready"]
+    kind: Literal["timeout", "bot", "grace", "ready", "vote"]
     seat: int
     turn: tuple[int, int] | None = None
     at: float | None = None
@@ -61,6 +61,25 @@ def ready_due(state: TableModel, ready_seconds: float) -> Due | None:
     if all(slot.ready or not slot.human for slot in state.seats):
         return None
     return Due("ready", -1, (state.game_no, -1), state.between_since + ready_seconds)
+
+
+DISSOLVE_SECONDS = 60.0
+"""How long a dissolve vote (解散, issue 29) waits for every seated person's answer."""
+
+
+def vote_due(state: TableModel) -> Due | None:
+    """When the dissolve vote in progress runs out (``turn`` names the vote by its proposal's seq).
+
+    >>> from niugui.server.tables.state import TableModel, Vote
+    >>> state = TableModel("t1", creator="a1", code=None)
+    >>> state.vote = Vote(proposer=0, since=100.0, seconds=DISSOLVE_SECONDS, seq=7, agreed={0})
+    >>> vote_due(state)
+    Due(kind='vote', seat=-1, turn=(7, -2), at=160.0)
+    """
+    vote = state.vote
+    if vote is None:
+        return None
+    return Due("vote", -1, (vote.seq, -2), vote.since + vote.seconds)
 
 
 def grace_seats(state: TableModel) -> set[int]:
@@ -119,6 +138,7 @@ class Clock:
         self._grace: dict[int, Handle] = {}
         self._ready_seconds = ready_seconds
         self._ready: tuple[Due, Handle] | None = None
+        self._vote: tuple[Due, Handle] | None = None
 
     @property
     def armed(self) -> Due | None:
@@ -133,14 +153,8 @@ class Clock:
             due = None
         if self._turn != due:
             self._arm_turn(due)
-        ready = ready_due(state, self._ready_seconds)
-        if (self._ready and self._ready[0]) != ready:
-            if self._ready is not None:
-                self._ready[1].cancel()
-                self._ready = None
-            if ready is not None and ready.at is not None:
-                delay = max(0.0, ready.at - self._now())
-                self._ready = (ready, self._timers.call_later(delay, self._fire, ready))
+        self._ready = self._rearm(self._ready, ready_due(state, self._ready_seconds))
+        self._vote = self._rearm(self._vote, vote_due(state))
         away = grace_seats(state)
         for seat in list(self._grace):
             if seat not in away:
@@ -150,11 +164,22 @@ class Clock:
                 grace = Due("grace", seat)
                 self._grace[seat] = self._timers.call_later(self._grace_seconds, self._fire, grace)
 
+    def _rearm(self, armed: tuple[Due, Handle] | None, due: Due | None) -> tuple[Due, Handle] | None:
+        """A one-off timer (the ready timeout, a vote's end): kept while it is still what is due."""
+        if (armed and armed[0]) == due:
+            return armed
+        if armed is not None:
+            armed[1].cancel()
+        if due is None or due.at is None:
+            return None
+        return (due, self._timers.call_later(max(0.0, due.at - self._now()), self._fire, due))
+
     def stop(self) -> None:
         self._cancel_turn()
-        if self._ready is not None:
-            self._ready[1].cancel()
-            self._ready = None
+        for armed in (self._ready, self._vote):
+            if armed is not None:
+                armed[1].cancel()
+        self._ready = self._vote = None
         for handle in self._grace.values():
             handle.cancel()
         self._grace.clear()
@@ -199,4 +224,6 @@ class Clock:
             self._grace.pop(due.seat, None)
         elif due.kind == "ready" and self._ready is not None and self._ready[0] == due:
             self._ready = None
+        elif due.kind == "vote" and self._vote is not None and self._vote[0] == due:
+            self._vote = None
         self._on_due(due)

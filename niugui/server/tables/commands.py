@@ -37,6 +37,9 @@ from ..protocol import (
     EvAutoplay,
     EvChat,
     EvDeal,
+    EvDissolveEnded,
+    EvDissolveProposed,
+    EvDissolveVote,
     EvEscape,
     EvFlip,
     EvGameOver,
@@ -288,6 +291,53 @@ def chat(state: TableModel, account_id: str, phrase: PhraseId) -> list[Step]:
     return steps(EvChat(kind="chat", seat=seat, phrase=phrase))
 
 
+# ---- dissolve by vote (解散, issue 29) ----------------------------------------------------------
+
+
+def dissolve(state: TableModel, account_id: str, agree: bool, seconds: float, now: float) -> list[Step]:
+    """The first ``agree`` proposes to end the session (a vote open ``seconds``; a seat proposes
+    again only ``seconds`` after its last proposal); later ones answer it. A refusal cancels it at
+    once; its end when everyone agreed is :func:`follow_up`'s. Never an escape: nobody leaves, and
+    the totals so far stand (R35 does not apply)."""
+    seat = state.seat_of(account_id)
+    if seat is None or not state.seats[seat].human:
+        raise Fault("forbidden", "only a seated player can dissolve the session")
+    if state.status in ("waiting", "finished"):
+        what = "no game has been played yet; stand up to leave" if state.status == "waiting" else "it is over"
+        raise Fault("bad_state", f"there is no session to dissolve: {what}")
+    if state.dissolved:
+        raise Fault("bad_state", "the session is dissolved already; it ends with the game in progress")
+    vote = state.vote
+    if vote is None:
+        if not agree:
+            raise Fault("bad_state", "no dissolve vote is open; send agree: true to propose one")
+        wait = state.proposed.get(seat, -seconds) + seconds - now
+        if wait > 0:
+            raise Fault("bad_state", f"you proposed to dissolve a moment ago; propose again in {wait:.0f} s")
+        return steps(EvDissolveProposed(kind="dissolve_proposed", seat=seat, seconds=seconds))
+    if seat in vote.agreed:
+        raise Fault("bad_state", "you have agreed already; the others are asked")
+    answer = EvDissolveVote(kind="dissolve_vote", seat=seat, agree=agree)
+    if agree:
+        return steps(answer)
+    return steps(answer, EvDissolveEnded(kind="dissolve_ended", outcome="refused"))
+
+
+def vote_passed(state: TableModel) -> bool:
+    """Every seat the vote waits for has agreed (when every person is in 托管, nobody answers and
+    the vote runs out instead)."""
+    vote = state.vote
+    voters = state.voters()
+    return vote is not None and bool(voters) and vote.agreed.issuperset(voters)
+
+
+def vote_expired(state: TableModel) -> list[Step]:
+    """The vote's time ran out before everyone agreed: cancelled."""
+    if state.vote is None:
+        return []
+    return steps(EvDissolveEnded(kind="dissolve_ended", outcome="expired"))
+
+
 # ---- presence and 托管 ----------------------------------------------------------------------------
 
 
@@ -406,8 +456,12 @@ def follow_up(state: TableModel, dealer: Dealer, now: float) -> list[Step]:
     game = state.game
     if state.status == "playing" and game is not None and game.over:
         return finish_game(state, now)
+    if vote_passed(state):
+        return steps(EvDissolveEnded(kind="dissolve_ended", outcome="agreed"))
     if abandoned(state):
         return end_abandoned(state)
+    if state.dissolved and state.status in ("waiting", "between"):
+        return steps(EvTableFinished(kind="table_finished", totals=list(state.series.totals)))
     return start_game(state, dealer, now)
 
 

@@ -218,4 +218,18 @@ def table_state(state: TableModel) -> protocol.TableState:
         commitment=None if state.deal is None else state.deal.commitment,
         flip=state.flip,
         you=None,
+        dissolve=dissolve_state(state),
+    )
+
+
+def dissolve_state(state: TableModel) -> protocol.DissolveState | None:
+    """The dissolve vote in progress, if any (issue 29)."""
+    vote = state.vote
+    if vote is None:
+        return None
+    return protocol.DissolveState(
+        proposer=vote.proposer,
+        agreed=sorted(vote.agreed),
+        voters=state.voters(),
+        until=vote.since + vote.seconds,
     )

@@ -27,6 +27,9 @@ from ..protocol import (
     EvAutoplay,
     EvChat,
     EvDeal,
+    EvDissolveEnded,
+    EvDissolveProposed,
+    EvDissolveVote,
     EvEscape,
     EvFlip,
     EvGameOver,
@@ -96,6 +99,19 @@ class Stored:
 
 
 @dataclass(slots=True)
+class Vote:
+    """A dissolve vote in progress (issue 29): the proposer's seat, when it was proposed and for how
+    long, and the seats that agreed (the proposer's among them)."""
+
+    proposer: int
+    since: float
+    seconds: float
+    seq: int
+    """The proposal's seq: names this vote (a timer armed for an earlier one is stale)."""
+    agreed: set[int] = field(default_factory=set)
+
+
+@dataclass(slots=True)
 class TableModel:
     """The server's model of one table: everything its events determine (what a client is sent of
     it is :class:`niugui.server.protocol.TableState`)."""
@@ -124,6 +140,12 @@ class TableModel:
     leaving: dict[int, LeaveReason] = field(default_factory=dict)
     """Seats that leave when the game in progress ends (an ``escape`` or ``leaving`` event), and why;
     a seat is dropped from it by its ``seat_left``."""
+    vote: Vote | None = None
+    """A dissolve vote in progress (解散, issue 29)."""
+    dissolved: bool = False
+    proposed: dict[int, float] = field(default_factory=dict)
+    """When each seat last proposed a dissolve (one proposal per seat per vote's length)."""
+    """Every seated person agreed to end the session: the table finishes when no game is in progress."""
     changed: int = 0
     """The seq of the last event that changed the table around the game (a play or a pass changes
     only the game and whose turn it is): the fan-out keeps the table's state serialized until then."""
@@ -155,6 +177,10 @@ class TableModel:
             return None
         return self.turn_since + self.settings.turn_seconds
 
+    def voters(self) -> list[int]:
+        """The seats whose answer a dissolve vote waits for: seated people not in 托管."""
+        return [n for n, slot in enumerate(self.seats) if slot.human and not slot.autoplay]
+
     def human_turn(self, seat: int) -> bool:
         slot = self.seats[seat]
         return slot.human and not slot.autoplay
@@ -166,7 +192,8 @@ def status_after(status: TableStatus, state: TableModel, event: AnyEvent) -> Tab
         return "playing"
     if isinstance(event, EvGameOver):
         limit = state.settings.games
-        return "finished" if limit is not None and state.series.games + 1 >= limit else "between"
+        done = state.dissolved or (limit is not None and state.series.games + 1 >= limit)
+        return "finished" if done else "between"
     if isinstance(event, EvTableFinished):
         return "finished"
     return status
@@ -247,7 +274,18 @@ def reduce(state: TableModel, stored: Stored) -> None:
         case EvTableCreated():
             state.settings = event.settings
             state.creator = event.creator
-        case EvTableFinished() | EvChat():
+        case EvDissolveProposed(seat=seat):
+            state.vote = Vote(seat, stored.time, event.seconds, stored.seq, {seat})
+            state.proposed[seat] = stored.time
+        case EvDissolveVote(seat=seat):
+            if state.vote is not None and event.agree:
+                state.vote.agreed.add(seat)
+        case EvDissolveEnded():
+            state.vote = None
+            state.dissolved = state.dissolved or event.outcome == "agreed"
+        case EvTableFinished():
+            state.vote = None  # a vote still open ends with the table
+        case EvChat():
             pass
         case _:
             assert_never(event)

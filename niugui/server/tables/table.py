@@ -43,7 +43,7 @@ from ..store import PlayerCard, Write
 from ..writer import EventWriter
 from . import commands
 from .bots import BotRunner, Bots, least_action
-from .clock import Clock, Due, Timers, ready_due, turn_due
+from .clock import DISSOLVE_SECONDS, Clock, Due, Timers, ready_due, turn_due, vote_due
 from .commands import Dealer, Fault, Step
 from .dealer import FairDealer
 from .fanout import Client, FanOut, Sent, TableFrame, is_bot_account
@@ -247,6 +247,15 @@ class Table:
 
     def chat(self, client: Client, phrase: PhraseId, reply: Reply) -> None:
         self._submit(lambda: Outcome(commands.chat(self.state, client.account_id, phrase)), reply)
+
+    def dissolve(self, client: Client, agree: bool, reply: Reply) -> None:
+        """Propose, agree to or refuse ending the session (解散, issue 29)."""
+
+        def job() -> Outcome:
+            now = self.services.now()
+            return Outcome(commands.dissolve(self.state, client.account_id, agree, DISSOLVE_SECONDS, now))
+
+        self._submit(job, reply)
 
     def fill_bots(self, client: Client, reply: Reply) -> None:
         self._submit(lambda: Outcome(commands.fill_bots(self.state, client.account_id)), reply)
@@ -456,6 +465,10 @@ class Table:
             if slot.online or not slot.human:
                 return Outcome()
             return Outcome(commands.vacate(state, due.seat, "grace"))
+        if due.kind == "vote":
+            if vote_due(state) != due:
+                return Outcome()  # decided meanwhile
+            return Outcome(commands.vote_expired(state))
         if due.kind == "ready":
             if ready_due(state, self.config.ready_seconds) != due:
                 return Outcome()  # everyone got ready, or the table moved on, meanwhile

@@ -202,7 +202,7 @@ async function clubPage(root, panel, h) {
   // recent sessions, each with its settlement
   const sessionList = el("ul", "table-list");
   sessionList.dataset.role = "club-sessions";
-  if (!sessions.length) sessionList.append(el("li", "muted", t("no_sessions")));
+  if (!sessions.length) sessionList.append(el("li", "muted", t("club_no_sessions")));
   for (const s of sessions) {
     const li = el("li");
     const when = new Date(s.last_game_at * 1000).toLocaleString(getLang() === "zh" ? "zh-CN" : "en");

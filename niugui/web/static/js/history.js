@@ -4,6 +4,7 @@ import { getLang, t } from "./i18n.js";
 import { api, session } from "./net.js";
 import { el } from "./dom.js";
 import { w } from "./words.js";
+import { sessionsSection } from "./session.js";
 
 /** A player's games (yours by default), and the leaderboard whose names open their games. */
 export async function historyScreen(root, { onBack, onReplay, onPlayer, onRecordFile, playerId = null }) {
@@ -26,6 +27,7 @@ export async function historyScreen(root, { onBack, onReplay, onPlayer, onRecord
   const account = session.account;
   const who = playerId || (account && account.id);
   root.append(await leaderboard(onPlayer, who));
+  if (account && who === account.id) root.append(await sessionsSection(account.id)); // issue 29
   if (!who) return;
   let games;
   try {

@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 import { inviteFriendsButton } from "./friends.js";
 import { api, errorText } from "./net.js";
 import { resultPanel } from "./result.js";
+import { dissolveNews, loadSession, mayPropose, settlementPanel, shareCard, voteBox } from "./session.js";
 import { isMuted, playSound, playSoundName, setMuted } from "./sound.js";
 import { TableView, seatName } from "./table.js";
 import { tt } from "./tablestrings.js";
@@ -66,6 +67,7 @@ export class TableScreen {
 
   destroy() {
     this.tableView.destroy();
+    clearInterval(this.voteTimer);
   }
 
   /** (Re)subscribe: after a reconnect, ask only for what was missed since the last seq. */
@@ -144,6 +146,8 @@ export class TableScreen {
       return; // a chat changes nothing at the table
     }
     if (ev.kind === "game_over") this.reveals[ev.game_id] = ev.reveal;
+    const news = msg.replay ? null : dissolveNews(ev, msg.state, [0, 1, 2, 3].map((s) => seatName(msg.state, s)));
+    if (news) this.h.toast(news);
     if (ev.kind === "deal") this.dismissed = null;
     if (!msg.replay || msg.view) this.render();
   }
@@ -278,6 +282,12 @@ export class TableScreen {
       auto.dataset.action = "autoplay";
       auto.addEventListener("click", () => this.act("autoplay", { on: !mine.autoplay }));
       this.bar.append(auto);
+    }
+    if (st && mayPropose(st)) {
+      const end = el("button", "tb-btn", t("dissolve"));
+      end.dataset.action = "dissolve";
+      end.addEventListener("click", () => this.act("dissolve", { agree: true }));
+      this.bar.append(end);
     }
     const muted = isMuted();
     const sound = el("button", "tb-btn", muted ? tt("sound_off") : tt("sound_on"));
@@ -476,7 +486,63 @@ export class TableScreen {
       gameId: st ? st.game_id : null,
     });
     this.renderDrawer();
+    this.renderVote();
     this.renderOverlay();
+  }
+
+  /** The dissolve vote in progress, counting down each second while it runs (session.js). */
+  renderVote() {
+    const st = this.tstate;
+    if (this.voteEl) this.voteEl.remove();
+    this.voteEl = null;
+    if (!st || !st.dissolve) {
+      clearInterval(this.voteTimer);
+      this.voteTimer = null;
+      return;
+    }
+    const names = [0, 1, 2, 3].map((s) => seatName(st, s));
+    const now = Date.now() / 1000 - this.clockOffset;
+    this.voteEl = voteBox({ st, names, now, onAnswer: (agree) => this.act("dissolve", { agree }) });
+    this.root.append(this.voteEl);
+    if (!this.voteTimer) this.voteTimer = setInterval(() => this.renderVote(), 1000);
+  }
+
+  /** At the session's end (the table finished after its N > 1 games, or dissolved): its settlement,
+   *  read once from the server. A one-game table, or one its people left, shows the game's result. */
+  settlement() {
+    const st = this.tstate;
+    if (!st || st.status !== "finished" || this.settlementDismissed) return null;
+    if (this.sessionData === undefined) {
+      this.sessionData = null;
+      loadSession(this.tableId, this.code || st.code).then((data) => {
+        const settled = data && (data.ended_by === "dissolved" || (data.ended_by === "games" && data.games > 1));
+        this.sessionData = settled && data.games_played ? data : false;
+        this.renderOverlay();
+      });
+    }
+    if (!this.sessionData) return null;
+    const account = this.h.account() || {};
+    const me = st.you;
+    const again = me !== null && me !== undefined && st.creator === QUICK_PLAY ? this.nextQuickPlay(me) : [];
+    const buttons = [
+      ...again,
+      { label: t("session_share"), action: "share-card", primary: !again.length, onClick: () => this.share() },
+      { label: t("session_last_game"), action: "last-game", onClick: () => {
+        this.settlementDismissed = true;
+        this.renderOverlay();
+      } },
+      { label: t("lobby"), action: "to-lobby", onClick: () => this.leave() },
+    ];
+    return settlementPanel({ data: this.sessionData, accountId: account.id, buttons });
+  }
+
+  async share() {
+    try {
+      const how = await shareCard(this.tableId, this.code || (this.tstate && this.tstate.code));
+      if (how === "downloaded") this.h.toast(t("session_card_saved"));
+    } catch (error) {
+      this.h.toast(error.message);
+    }
   }
 
   /** Keep the commitment of a game in play as first seen (the deal's, or the snapshot's on joining). */
@@ -488,6 +554,13 @@ export class TableScreen {
 
   async renderOverlay() {
     if (this.helpOpen) return;
+    const settled = this.settlement();
+    if (settled) {
+      this.overlay.innerHTML = "";
+      this.overlay.append(settled);
+      this.overlay.classList.remove("hidden");
+      return;
+    }
     const st = this.tstate;
     const view = this.view;
     const over = Boolean(view && view.over && view.result && st && st.status !== "playing");
