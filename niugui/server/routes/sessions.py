@@ -12,11 +12,11 @@ from fastapi.responses import Response
 from starlette.concurrency import run_in_threadpool
 
 from .. import card
+from ..clubs_store import ClubStore
 from ..http_errors import fail
 from ..services import AppServices, Services
 from ..sessions import Session, SessionStore
-from ..visibility import may_see
-from .tables import seated_now, stored_facts
+from .tables import may_see_stored, seated_now
 
 router = APIRouter()
 
@@ -30,7 +30,7 @@ def visible_session(
     if row is None or session is None:
         raise fail(404, "no_table", f"no table {table_id!r}")
     players = seated | {p.account_id for p in session.players if p.account_id}
-    if not may_see(stored_facts(row, players), svc.account_id_of(authorization), code):
+    if not may_see_stored(svc, row, players, authorization, code):
         raise fail(404, "no_table", f"no table {table_id!r}")
     return session
 
@@ -63,7 +63,10 @@ async def table_session_card(
 
     def draw() -> bytes:
         session = visible_session(svc, table_id, seated, authorization, code)
-        return card.render(card.card_lines(session, "", link))
+        clubs = ClubStore(svc.store.engine)
+        club_id = clubs.club_of_table(table_id)
+        club = None if club_id is None else clubs.club(club_id)
+        return card.render(card.card_lines(session, "" if club is None else club.name, link))
 
     png = await run_in_threadpool(draw)
     return Response(

@@ -75,9 +75,7 @@ async def table_ledger(
         row = svc.store.table_row(table_id)
         entries = [] if row is None else svc.store.table_ledger(table_id)
         players = seated | {e["account_id"] for e in entries if e["account_id"]}
-        viewer = svc.account_id_of(authorization)
-        club, clubs = ClubStore(svc.store.engine).room_facts(table_id, viewer)
-        if row is None or not may_see(stored_facts(row, players, club), viewer, code, clubs=clubs):
+        if row is None or not may_see_stored(svc, row, players, authorization, code):
             raise fail(404, "no_table", f"no table {table_id!r}")
         return {"entries": entries}
 
@@ -89,9 +87,17 @@ def may_see_game(svc: AppServices, game: GameRow, authorization: str | None, cod
     creator and holders of its code (:func:`niugui.server.visibility.may_see`). Reads the store only."""
     row = svc.store.table_row(game.table_id)
     players = {p["id"] for p in game.meta.get("players", []) if isinstance(p, dict) and p.get("id")}
+    return row is not None and may_see_stored(svc, row, players, authorization, code)
+
+
+def may_see_stored(
+    svc: AppServices, row: dict[str, Any], players: Iterable[str], authorization: str | None, code: str | None
+) -> bool:
+    """The visibility rule for a stored table (its ledger, records, replays, session): ``players``
+    those who sit or sat there; a club's room also for its club's members. Reads the store only."""
     viewer = svc.account_id_of(authorization)
-    club, clubs = ClubStore(svc.store.engine).room_facts(game.table_id, viewer)
-    return row is not None and may_see(stored_facts(row, players, club), viewer, code, clubs=clubs)
+    club, clubs = ClubStore(svc.store.engine).room_facts(row["id"], viewer)
+    return may_see(stored_facts(row, players, club), viewer, code, clubs=clubs)
 
 
 @router.get("/api/games/{game_id}/record")
