@@ -6,10 +6,10 @@ What the card says is decided first, as plain lines (:func:`card_lines`, what th
 :func:`render` only draws them, with a CJK font found on the system (:data:`FONTS`; ``make run``
 needs one of them, e.g. Debian's ``fonts-wqy-microhei`` or ``fonts-noto-cjk``).
 
->>> from niugui.server.sessions import Session, SessionPlayer
+>>> from niugui.server.sessions import TableSession, SessionPlayer
 >>> ann = SessionPlayer("a1", "阿丽", 0, False, total=9, games=2, won=1, upstream=1, best=9, place=1)
 >>> bob = SessionPlayer("b2", "bob", 1, False, total=-9, games=2, place=2)
->>> session = Session("t1", "周五局", None, 2, 2, True, "games", 1.8e9, 1.8e9 + 3600, [ann, bob])
+>>> session = TableSession("t1", "周五局", None, 2, 2, True, "games", 1.8e9, 1.8e9 + 3600, [ann, bob])
 >>> [(line.text, line.right) for line in card_lines(session, "", "niugui.example/#/table/t1")][1:5]
 [('周五局', ''), ('2027-01-15 · 2/2 局 · 打满局数', ''), ('第1名  阿丽', '+9'), ('第2名  bob', '-9')]
 """
@@ -25,7 +25,7 @@ from typing import Literal
 
 from PIL import Image, ImageDraw, ImageFont
 
-from .sessions import Session, SessionPlayer
+from .sessions import SessionPlayer, TableSession
 
 WIDTH = 1080
 FONTS = (
@@ -72,7 +72,7 @@ def name_of(player: SessionPlayer) -> str:
     return player.nickname if player.account_id is not None else f"机器人{player.seat + 1}"
 
 
-def card_lines(session: Session, club_name: str, link: str) -> list[Line]:
+def card_lines(session: TableSession, club_name: str, link: str) -> list[Line]:
     """What the card says, line by line (``club_name``: empty outside a club)."""
     when = datetime.fromtimestamp(session.ended_at or session.created_at, UTC).strftime("%Y-%m-%d")
     played = f"{session.games_played}/{session.games} 局" if session.games else f"{session.games_played} 局"

@@ -96,7 +96,7 @@ def settle(rows: Sequence[Row]) -> list[SessionPlayer]:
 
 
 @dataclass(slots=True)
-class Session:
+class TableSession:
     """A table's session as ``GET /api/tables/{id}/session`` answers it."""
 
     table: str
@@ -137,7 +137,7 @@ class SessionStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    def session(self, table_id: str) -> Session | None:
+    def session(self, table_id: str) -> TableSession | None:
         """A table's session, or None when there is no such table."""
         with self.engine.begin() as c:
             row = c.execute(sa.select(tables).where(tables.c.id == table_id)).first()
@@ -178,7 +178,7 @@ class SessionStore:
         elif finished and isinstance(limit, int) and played >= limit:
             ended_by = "games"
         club = settings.get("club")
-        return Session(
+        return TableSession(
             table=table_id,
             name=str(settings.get("name") or ""),
             club=club if isinstance(club, str) else None,  # a club room's (settings.club, issue 29)

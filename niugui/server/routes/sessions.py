@@ -15,7 +15,7 @@ from .. import card
 from ..clubs_store import ClubStore
 from ..http_errors import fail
 from ..services import AppServices, Services
-from ..sessions import Session, SessionStore
+from ..sessions import SessionStore, TableSession
 from .tables import may_see_stored, seated_now
 
 router = APIRouter()
@@ -23,7 +23,7 @@ router = APIRouter()
 
 def visible_session(
     svc: AppServices, table_id: str, seated: frozenset[str], authorization: str | None, code: str | None
-) -> Session:
+) -> TableSession:
     """The table's session when the asker may see its ledger, else 404 (reads the store)."""
     row = svc.store.table_row(table_id)
     session = None if row is None else SessionStore(svc.store.engine).session(table_id)
