@@ -923,6 +923,8 @@ class LogoutRequest(Request):
 HttpErrorCode = Literal[
     "invalid_input",  # 422 with a list as detail: each bad field's loc, type and msg (pydantic's)
     "blank_nickname",  # 422: a nickname of spaces only
+    "bad_nickname",  # 422: a nickname with control, bidi or invisible characters, or too long normalised
+    "reserved_nickname",  # 422: a nickname that passes for a bot, a bot account or the system
     "too_many_guests",  # 429: new guest accounts from one address per hour
     "too_many_logins",  # 429: login or register attempts from one address per minute
     "too_many_failures",  # 429: failed logins for one username per hour
