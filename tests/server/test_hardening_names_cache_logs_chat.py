@@ -46,3 +46,49 @@ def test_finding_10_look_alike_nicknames_are_refused(tmp_path: Path) -> None:
         assert kept == "Alice"
         for fine in ("小明", "Abbott", "阿丽 2", "Zoë"):
             assert http.post("/api/guest", json={"nickname": fine}).json()["account"]["nickname"] == fine
+
+
+def test_finding_12_private_responses_are_not_stored(tmp_path: Path) -> None:
+    """Every answer of the API says ``Cache-Control: no-store``: the ones that carry a token (guest,
+    register, login), the ones answered per account (``/api/me*``, logout, a profile or history for
+    its viewer, a private table's ledger, record and replay) and every other route of the app, found
+    from its OpenAPI schema, whatever its status. Before: none of them did."""
+    app = create_app(Config(data_dir=tmp_path))
+    with TestClient(app) as http:
+        guest = http.post("/api/guest", json={"nickname": "ann"})
+        token = guest.json()["token"]
+        me = guest.json()["account"]["id"]
+        auth = {"Authorization": f"Bearer {token}"}
+        registered = http.post(
+            "/api/register", json={"username": "ann1", "password": "pass-word"}, headers=auth
+        )
+        login = http.post("/api/login", json={"username": "ann1", "password": "pass-word"})
+        table = http.post("/api/tables", json={}, headers=auth)  # no such route: a 405, still not stored
+        answers = {
+            "guest": guest,
+            "register": registered,
+            "login": login,
+            "me": http.get("/api/me", headers=auth),
+            "seats": http.get("/api/me/seats", headers=auth),
+            "profile": http.get(f"/api/players/{me}/profile", headers=auth),
+            "history": http.get(f"/api/players/{me}/games", headers=auth),
+            "ledger": http.get("/api/tables/t1/ledger?code=ABCDEF", headers=auth),
+            "record": http.get("/api/games/1/record", headers=auth),
+            "replay": http.get("/api/games/1/replay", headers=auth),
+            "405": table,
+        }
+        for path, operations in app.openapi()["paths"].items():  # and every route of the app
+            for method in operations:  # with made-up parameters
+                url = path.replace("{", "").replace("}", "")
+                answers[f"{method} {path}"] = http.request(method, url, headers=auth)
+        other = {"Authorization": f"Bearer {login.json()['token']}"}  # the loop signed ``auth`` out
+        answers["logout"] = http.post("/api/logout", headers=other)
+        for seen in ("guest", "register", "login", "me", "seats", "profile", "history", "logout"):
+            assert answers[seen].status_code == 200, (seen, answers[seen].text)
+        stored = sorted(
+            name for name, answer in answers.items() if answer.headers.get("cache-control") != "no-store"
+        )
+        assert stored == []
+        assert len(answers) > 15
+        page = http.get("/")  # the page's own files keep their own caching
+        assert page.headers["cache-control"] != "no-store"
