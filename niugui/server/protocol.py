@@ -347,8 +347,9 @@ class Invite(TableRequest):
 class Chat(TableRequest):
     """Quick chat: a phrase or emote of the fixed list (``PhraseId``; no free text), from your seat,
     relayed to the table's seats and spectators and stored with its events (``chat``). Seated players
-    only; at most ``chat_burst`` at once, then one per ``1/chat_rate`` s per connection
-    (``rate_limited``)."""
+    only; at most ``chat_burst`` at once, then one per ``1/chat_rate`` s per connection, and likewise
+    per account (``chat_account_*``, over all its connections) and per table (``chat_table_*``, over
+    all its seats) (``rate_limited``)."""
 
     type: Literal["chat"]
     phrase: PhraseId

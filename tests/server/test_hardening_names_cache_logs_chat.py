@@ -133,3 +133,33 @@ def test_finding_12_no_token_in_a_debug_log(tmp_path: Path) -> None:
         p for t in tokens for secret in (t, auth.token_hash(t)) for p in pieces(secret) if p in log
     )
     assert leaked == []
+
+
+def test_finding_5_chat_is_limited_per_account_and_per_table(tmp_path: Path) -> None:
+    """Reconnecting brings no new chat allowance (the account's bucket), a table's chat is bounded
+    whoever speaks (the table's), and chatting where one is not seated drains neither. The buckets
+    barely refill here (0.001/s), so what is counted is exactly the bursts. Before: each of the 10
+    connections of one account got its own 3 chats relayed (30), and a table had no bound."""
+    slow = ("chat_rate", "chat_account_rate", "chat_table_rate")
+    limits = [arg for name in slow for arg in ("--limit", f"{name}=0.001")]
+    server = Server(tmp_path / "data", *limits, "--limit", "chat_table_burst=4").start()
+    try:
+        alice, bob, carol, dan = (Player(server, name) for name in ("ann", "bob", "cy", "dan"))
+        table = alice.ok("create_table", settings={"name": "chat"})["data"]["table"]["id"]
+        alice.ok("sit", table=table, seat=0)
+        bob.ok("sit", table=table, seat=1)
+        for _ in range(3):  # not seated: refused for that, and costing the table nothing (6 > its 4)
+            for outsider in (carol, dan):
+                assert outsider.request("chat", table=table, phrase="together")["code"] == "forbidden"
+        relayed = 0
+        for _ in range(10):  # one account, ten connections one after another, three chats each
+            for _ in range(3):
+                relayed += alice.request("chat", table=table, phrase="together")["type"] == "ack"
+            alice.drop()
+            alice.connect()
+        assert relayed == 3  # the account's burst, whatever the connections
+        assert bob.request("chat", table=table, phrase="together")["type"] == "ack"  # the table's 4th
+        refused = bob.request("chat", table=table, phrase="together")  # bob's own allowance is not spent
+        assert refused["type"] == "error" and refused["code"] == "rate_limited"
+    finally:
+        server.stop()
