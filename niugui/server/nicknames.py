@@ -46,8 +46,7 @@ BOT_WORDS = ("bot", "robot", "机器人", "电脑", "ai")
 SYSTEM_WORDS = frozenset(
     {"系统", "管理员", "服务器", "官方", "客服", "system", "admin", "administrator", "root", "server",
      "moderator", "mod", "staff", "official", "support", "niugui", "牛鬼", "quickplay", "快速开始",
-     "快速游戏", "匹配", "guest", "游客", "bot", "robot", "nobody", "anonymous", "匿名", "spectator",
-     "观众", "托管"}
+     "快速游戏", "匹配", "bot", "robot", "nobody", "anonymous", "匿名", "托管"}
 )  # fmt: skip
 """Whole names reserved for the system, compared as skeletons."""
 
