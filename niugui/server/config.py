@@ -43,6 +43,13 @@ class Limits:
     """Quick-chat messages per second per connection ..."""
     chat_burst: float = 3.0
     """... with this burst (a fourth phrase at once is refused: rate_limited)."""
+    chat_account_rate: float = 0.5
+    """Quick-chat messages per second per account, over all its connections (a new connection does not
+    bring a new allowance) ..."""
+    chat_account_burst: float = 3.0
+    chat_table_rate: float = 2.0
+    """Quick-chat messages per second per table, over all its seats (four at the account rate) ..."""
+    chat_table_burst: float = 8.0
     connections_per_account: int = 16
     """Open WebSockets per account."""
     connections_per_address: int = 256

@@ -4,7 +4,8 @@
 HTTP (the :class:`~niugui.server.guard.Guard` middleware has the per-request limits): new guest
 accounts per address, login attempts per address, failed logins per username. WebSocket: messages
 per account and per address (each connection has its own bucket too), new tables per account and
-per address, table-id and join-code guesses per account and per address, and the cap on unfinished
+per address, quick chat per connection, per account and per table, table-id and join-code guesses per
+account and per address, and the cap on unfinished
 tables of search bots. A refused HTTP request raises :class:`~fastapi.HTTPException` (429 with
 ``Retry-After``); a refused WebSocket request raises :class:`~niugui.server.tables.Fault`.
 """
@@ -24,7 +25,7 @@ PER_HOUR = 1 / 3600
 
 
 class FairUse:
-    """The app's nine sets of keyed buckets, and which tables each address created (the search cap).
+    """The app's eleven sets of keyed buckets, and which tables each address created (the search cap).
 
     >>> from fastapi import HTTPException
     >>> fair = FairUse(Limits(guests_per_address_hour=1), Exempt.parse(["127.0.0.1"]), Metrics())
@@ -61,6 +62,8 @@ class FairUse:
         self.guesses_by_address = KeyedBuckets(
             limits.code_guesses_per_address_minute / 60, limits.code_guesses_per_address_minute
         )
+        self.chat_by_account = KeyedBuckets(limits.chat_account_rate, limits.chat_account_burst)
+        self.chat_by_table = KeyedBuckets(limits.chat_table_rate, limits.chat_table_burst)
         self.table_address: dict[str, str] = {}
         """Table id → the address that created it (in this process)."""
 
@@ -124,11 +127,26 @@ class FairUse:
         if connection.address:
             self.table_address[table_id] = connection.address
 
-    def charge_chat(self, connection: Connection) -> None:
-        """A quick-chat message."""
-        if not connection.chat_bucket.take():
+    def charge_chat(self, connection: Connection, table: str) -> None:
+        """A quick-chat message to ``table``: from the connection's, its account's and the table's
+        buckets, so that reconnecting brings no new allowance and a table's chat is bounded whoever
+        speaks (issue 33, finding 5)."""
+        if not take_all(self._chat_buckets(connection, table)):
             self.metrics.limited.labels("chat").inc()
             raise Fault("rate_limited", "too much quick chat; wait a moment")
+
+    def refund_chat(self, connection: Connection, table: str) -> None:
+        """No chat was relayed (not seated, no such table): the account's and the table's tokens are
+        given back, so that nobody drains a table's allowance by chatting where they are not seated."""
+        for bucket in self._chat_buckets(connection, table)[1:]:
+            bucket.give_back()
+
+    def _chat_buckets(self, connection: Connection, table: str) -> list[TokenBucket]:
+        return [
+            connection.chat_bucket,
+            self.chat_by_account.get(connection.account_id),
+            self.chat_by_table.get(table),
+        ]
 
     def charge_guess(self, connection: Connection) -> None:
         """A table id or join code tried (``watch``, ``sit``): taken as if it were wrong, given back

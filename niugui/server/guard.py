@@ -1,5 +1,7 @@
-"""HTTP in front of the routes: security headers on every response, a rate limit per address and per
-session token (429 with ``Retry-After``), and a cap on request bodies (413). A pure ASGI middleware,
+"""HTTP in front of the routes: security headers on every response, ``Cache-Control: no-store`` on
+every answer of the API (issue 33, finding 12: tokens, private records and answers that depend on who
+asks must not stay in a shared or browser cache), a rate limit per address and per session token (429
+with ``Retry-After``), and a cap on request bodies (413). A pure ASGI middleware,
 so it costs a dict lookup and a bucket per request and nothing per WebSocket frame.
 
 The page's own files (served from memory) are counted in a bucket of their own, with a larger burst:
@@ -49,6 +51,10 @@ HEADERS = [
 
 
 API_PREFIXES = ("/api/", "/healthz", "/metrics", "/ws")
+
+NO_STORE = (b"cache-control", b"no-store")
+"""On every API answer that does not say otherwise: none is the same for everyone for long, and many
+carry a token or what only their asker may see."""
 
 
 def is_page_file(scope: Scope) -> bool:
@@ -102,9 +108,14 @@ class Guard:
             await _reply(send, 413, "too_large", f"request bodies are limited to {MAX_BODY} bytes")
             return
 
+        api = not is_page_file(scope)
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *HEADERS]
+                headers = [*message.get("headers", []), *HEADERS]
+                if api and not any(name.lower() == b"cache-control" for name, _ in headers):
+                    headers.append(NO_STORE)
+                message["headers"] = headers
             await send(message)
 
         await self.app(scope, _capped(receive), send_with_headers)
@@ -138,6 +149,7 @@ async def _reply(
         (b"content-type", b"application/json"),
         (b"content-length", b"%d" % len(body)),
         *HEADERS,
+        NO_STORE,
         *(extra or []),
     ]
     await send({"type": "http.response.start", "status": status, "headers": headers})

@@ -379,8 +379,9 @@ class Invite(TableRequest):
 class Chat(TableRequest):
     """Quick chat: a phrase or emote of the fixed list (``PhraseId``; no free text), from your seat,
     relayed to the table's seats and spectators and stored with its events (``chat``). Seated players
-    only; at most ``chat_burst`` at once, then one per ``1/chat_rate`` s per connection
-    (``rate_limited``)."""
+    only; at most ``chat_burst`` at once, then one per ``1/chat_rate`` s per connection, and likewise
+    per account (``chat_account_*``, over all its connections) and per table (``chat_table_*``, over
+    all its seats) (``rate_limited``)."""
 
     type: Literal["chat"]
     phrase: PhraseId
@@ -1026,6 +1027,8 @@ class LogoutRequest(Request):
 HttpErrorCode = Literal[
     "invalid_input",  # 422 with a list as detail: each bad field's loc, type and msg (pydantic's)
     "blank_nickname",  # 422: a nickname of spaces only
+    "bad_nickname",  # 422: a nickname with control, bidi or invisible characters, or too long normalised
+    "reserved_nickname",  # 422: a nickname that passes for a bot, a bot account or the system
     "too_many_guests",  # 429: new guest accounts from one address per hour
     "too_many_logins",  # 429: login or register attempts from one address per minute
     "too_many_failures",  # 429: failed logins for one username per hour

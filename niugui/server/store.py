@@ -351,6 +351,12 @@ class Store:
             row = c.execute(sa.select(accounts).where(accounts.c.id == account_id)).first()
         return None if row is None else AccountRow(row.id, row.nickname, row.username, bool(row.bot))
 
+    def bot_account_names(self) -> list[str]:
+        """Every bot account's nickname and username: guests may not take them (issue 33, finding 10)."""
+        with self._tx() as c:
+            rows = c.execute(sa.select(accounts.c.nickname, accounts.c.username).where(accounts.c.bot))
+            return [name for row in rows for name in (row.nickname, row.username) if name]
+
     def bot_accounts(self, account_ids: Sequence[str]) -> set[str]:
         """Which of ``account_ids`` are bot accounts."""
         if not account_ids:

@@ -177,7 +177,7 @@ def test_the_table_form_offers_every_bot_level_in_words(browser: Any, server: st
     offered when creating a table, named in words in both languages, never as a raw key."""
     context = browser.new_context(viewport=PHONE)
     page = context.new_page()
-    take_nickname(page, server, "选机器人")
+    take_nickname(page, server, "选等级")  # "机器人" is reserved (issue 33)
     for hello in ("你好", "Hello"):
         if hello == "Hello":
             switch_lang(page, hello)

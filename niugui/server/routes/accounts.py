@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, Body, Header, Request
 from starlette.concurrency import run_in_threadpool
 
-from .. import auth, logs
+from .. import auth, logs, nicknames
 from ..http_errors import fail, refuse
 from ..protocol import GuestRequest, LoginRequest, LogoutRequest, RegisterRequest
 from ..services import Services, bearer
@@ -30,6 +30,16 @@ def session(account: AccountRow, token: str) -> dict[str, Any]:
     return {"token": token, "account": account_json(account)}
 
 
+async def checked(svc: Services, nickname: str) -> str:
+    """``nickname`` normalised, or a 422 saying why it is refused (blank, hidden characters, a bot's
+    or the system's name: :mod:`..nicknames`)."""
+    bots = await run_in_threadpool(svc.store.bot_account_names)
+    try:
+        return nicknames.clean(nickname, map(nicknames.skeleton, bots))
+    except nicknames.Refused as refused:
+        raise fail(422, refused.code, refused.message) from None
+
+
 def host(request: Request) -> str | None:
     """The client's address, as the fair-use limits count it."""
     return request.client.host if request.client else None
@@ -38,9 +48,7 @@ def host(request: Request) -> str | None:
 @router.post("/api/guest")
 async def guest(body: GuestRequest, request: Request, svc: Services) -> dict[str, Any]:
     """A new guest account and its session."""
-    nickname = body.nickname.strip()
-    if not nickname:
-        raise fail(422, "blank_nickname", "nickname: must not be blank")
+    nickname = await checked(svc, body.nickname)
     svc.fair.charge_guest(host(request))
     token = auth.new_token()
     account = await run_in_threadpool(
@@ -57,6 +65,7 @@ async def register(
     """A username and password for a new account, or for the signed-in guest's own."""
     svc.fair.charge_login(host(request))
     store = svc.store
+    nickname = None if body.nickname is None else await checked(svc, body.nickname)
     current = await run_in_threadpool(svc.account_of, authorization)
     if body.bot and current is not None:  # a guest's games were played by a person
         message = "a bot account is a new account: register it without a session token"
@@ -67,15 +76,14 @@ async def register(
         raise refuse(svc.metrics, 503, "busy", str(busy), 2) from None
     token = auth.new_token()
     if current is None:
-        current = await run_in_threadpool(
-            store.create_account, auth.new_id(), body.nickname or body.username, auth.token_hash(token)
-        )
+        name = nickname or await checked(svc, body.username)  # a new account is called by its username
+        current = await run_in_threadpool(store.create_account, auth.new_id(), name, auth.token_hash(token))
     else:
         if current.username is not None:
             raise fail(409, "registered_already", "this account is registered already")
         await run_in_threadpool(store.add_session, current.id, auth.token_hash(token))
     if not await run_in_threadpool(
-        store.set_credentials, current.id, body.username, hashed, body.nickname, body.bot
+        store.set_credentials, current.id, body.username, hashed, nickname, body.bot
     ):
         raise fail(409, "username_taken", f"username {body.username!r} is taken")
     account = await run_in_threadpool(store.account, current.id)

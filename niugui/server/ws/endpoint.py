@@ -22,6 +22,7 @@ from ..protocol import (
     MAX_FRAME_BYTES,
     Account,
     Auth,
+    Chat,
     CreateTable,
     Request,
     UpdateSettings,
@@ -248,13 +249,13 @@ def dispatch(
     def answered(answer: Answer | BaseException) -> None:
         svc.metrics.handle_seconds.observe(time.perf_counter() - started)
         if isinstance(answer, Fault):
-            settle(svc, connection, route.limit, answer)
+            settle(svc, connection, route.limit, answer, message)
             connection.error(request_id, answer.code, str(answer), answer.rule)
         elif isinstance(answer, BaseException):
             logs.failure("request failed", answer, type=route.type, account=connection.account_id)
             connection.error(request_id, "server_error", "the server failed on this request")
         else:
-            settle(svc, connection, route.limit, answer)
+            settle(svc, connection, route.limit, answer, message)
             connection.send(ack_frame(request_id, answer.seq, answer.data))
 
     try:
@@ -281,18 +282,25 @@ def charge(svc: AppServices, connection: Connection, limit: Limit | None, messag
             if message.settings.bot_level == "search":
                 svc.fair.check_search_cap(connection, message.table, svc.hub.open_tables())
         case "chat":
-            svc.fair.charge_chat(connection)
+            assert isinstance(message, Chat)
+            svc.fair.charge_chat(connection, message.table)
         case "guesses":  # taken as if it were wrong, given back when it was right
             svc.fair.charge_guess(connection)
         case _:
             assert_never(limit)
 
 
-def settle(svc: AppServices, connection: Connection, limit: Limit | None, answer: Answer | Fault) -> None:
+def settle(
+    svc: AppServices, connection: Connection, limit: Limit | None, answer: Answer | Fault, message: Request
+) -> None:
     """After the hub answered: a right guess (or one refused for another reason) is given back; a
-    table made is noted, a table refused is not counted."""
+    table made is noted, a table refused is not counted; a chat not relayed costs neither its
+    account nor its table."""
     if limit == "guesses" and (isinstance(answer, Answer) or answer.code != "not_found"):
         svc.fair.refund_guess(connection)
+    elif limit == "chat" and isinstance(answer, Fault) and answer.code != "rate_limited":
+        assert isinstance(message, Chat)
+        svc.fair.refund_chat(connection, message.table)
     elif limit == "tables" and isinstance(answer, Fault):
         svc.fair.refund_table(connection)
     elif limit == "tables" and isinstance(answer, Answer):

@@ -205,6 +205,8 @@ export const EN = {
     err_offline: "You are offline; try again once connected",
     err_invalid_input: "Please check what you entered",
     err_blank_nickname: "A nickname cannot be only spaces",
+    err_bad_nickname: "A nickname cannot contain control, text-direction or invisible characters",
+    err_reserved_nickname: "That nickname is kept for bots and the system; choose another",
     err_too_many_guests: "Too many new guests from your network; try again later",
     err_too_many_logins: "Too many sign-in attempts; wait a minute",
     err_too_many_failures: "Too many wrong passwords for this username; try again later",

@@ -212,6 +212,8 @@ const MORE = {
     // HTTP error codes (niugui/server/protocol.py HttpErrorCode)
     err_invalid_input: "填写有误，请检查",
     err_blank_nickname: "昵称不能只有空格",
+    err_bad_nickname: "昵称不能含有控制字符、文字方向符号或看不见的字符",
+    err_reserved_nickname: "这个昵称留给机器人和系统使用，请换一个",
     err_too_many_guests: "这个网络新建的游客太多了，请稍后再试",
     err_too_many_logins: "登录尝试太多了，请一分钟后再试",
     err_too_many_failures: "这个用户名密码错误次数太多，请稍后再试",
