@@ -64,7 +64,7 @@ def create_app(config: Config, opened: Store | None = None, routes: Registry = R
 
     >>> paths = create_app(Config()).openapi()["paths"]
     >>> [path for path in paths if path.startswith("/api/me")]
-    ['/api/me', '/api/me/seats', '/api/me/friends', '/api/me/recent', '/api/me/clubs']
+    ['/api/me', '/api/me/seats', '/api/me/friends', '/api/me/recent', '/api/me/clubs', '/api/me/sessions']
     """
     metrics = Metrics()
     exempt = Exempt.parse(config.exempt)
