@@ -15,14 +15,14 @@ A nickname is shown to everyone at a table, so it must look like what it is (iss
 
 >>> clean("  Ａｌｉｃｅ ")
 'Alice'
->>> clean("ali\\u202ece")
+>>> clean("ali\\u202ece")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-niugui.server.nicknames.Refused: bad_nickname: nickname: no control, bidi or invisible characters (U+202E)
+niugui.server.nicknames.NicknameRefused: bad_nickname: nickname: no control, bidi or invisible ... (U+202E)
 >>> clean("Expert Bot 1")
 Traceback (most recent call last):
 ...
-niugui.server.nicknames.Refused: reserved_nickname: nickname: reserved for bots and the system
+niugui.server.nicknames.NicknameRefused: reserved_nickname: nickname: reserved for bots and the system
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ Code = Literal["blank_nickname", "bad_nickname", "reserved_nickname"]
 """The HTTP error codes of a refused nickname (``HttpErrorCode`` in protocol.py)."""
 
 
-class Refused(ValueError):
+class NicknameRefused(ValueError):
     """A nickname refused: ``code`` is the HTTP error's code, the message says why in English."""
 
     def __init__(self, code: Code, message: str) -> None:
@@ -100,26 +100,26 @@ def _hidden(ch: str) -> bool:
 
 
 def clean(nickname: str, taken_by_bots: Iterable[str] = ()) -> str:
-    """The nickname to store, or :class:`Refused` with a reason. ``taken_by_bots``: the skeletons of
+    """The nickname to store, or :class:`NicknameRefused` with a reason. ``taken_by_bots``: the skeletons of
     the bot accounts' names (nicknames and usernames).
 
     >>> clean("eve", taken_by_bots={"eve"})
     Traceback (most recent call last):
     ...
-    niugui.server.nicknames.Refused: reserved_nickname: nickname: reserved for bots and the system
+    niugui.server.nicknames.NicknameRefused: reserved_nickname: nickname: reserved for bots and the system
     """
     name = unicodedata.normalize("NFKC", nickname).strip()
     bad = [ch for ch in name if _hidden(ch)]
     if bad:
         shown = ", ".join(sorted({f"U+{ord(ch):04X}" for ch in bad}))
-        raise Refused("bad_nickname", f"nickname: no control, bidi or invisible characters ({shown})")
+        raise NicknameRefused("bad_nickname", f"nickname: no control, bidi or invisible characters ({shown})")
     if not name:
-        raise Refused("blank_nickname", "nickname: must not be blank")
+        raise NicknameRefused("blank_nickname", "nickname: must not be blank")
     if len(name) > LONGEST:
-        raise Refused("bad_nickname", f"nickname: at most {LONGEST} characters once normalised")
+        raise NicknameRefused("bad_nickname", f"nickname: at most {LONGEST} characters once normalised")
     shape = skeleton(name)
     letters = "".join(ch for ch in shape if not ch.isdigit())  # "expert bot 3" is a bot whatever its seat
     bots = {bot for bot in taken_by_bots if bot}
     if letters in RESERVED or shape in bots or any(word in shape for word in ALWAYS_RESERVED):
-        raise Refused("reserved_nickname", "nickname: reserved for bots and the system")
+        raise NicknameRefused("reserved_nickname", "nickname: reserved for bots and the system")
     return name

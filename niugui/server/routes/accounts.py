@@ -36,7 +36,7 @@ async def checked(svc: Services, nickname: str) -> str:
     bots = await run_in_threadpool(svc.store.bot_account_names)
     try:
         return nicknames.clean(nickname, map(nicknames.skeleton, bots))
-    except nicknames.Refused as refused:
+    except nicknames.NicknameRefused as refused:
         raise fail(422, refused.code, refused.message) from None
 
 
