@@ -11,6 +11,7 @@ On a cluster, presence is this node's: a friend connected to another node shows 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter, Header
@@ -18,7 +19,7 @@ from fastapi import Path as PathParam
 from starlette.concurrency import run_in_threadpool
 
 from ..directory import facts_of
-from ..friends_store import Social, Standing, friends_of
+from ..friends_store import Friends, Social, Standing, friends_of
 from ..http_errors import fail
 from ..services import AppServices, Services
 from ..store import AccountRow
@@ -84,12 +85,7 @@ async def unfriend(
 ) -> dict[str, Any]:
     """End a friendship, withdraw your request or decline theirs: ``{"status": "none"}``."""
 
-    def write(authorization: str | None) -> dict[str, Social]:
-        me = other_than(svc, authorization, account_id)
-        friends_of(svc.store).drop(me.id, account_id)
-        return socials(svc, me.id, account_id)
-
-    keep(svc, await run_in_threadpool(write, authorization))
+    await change(svc, authorization, account_id, Friends.drop)
     return {"status": "none"}
 
 
@@ -100,12 +96,7 @@ async def block(
     """Block ``account_id``: no friendship or request between you, and their invitations and table
     chat no longer reach you (they are not told). ``{"blocked": true}``."""
 
-    def write(authorization: str | None) -> dict[str, Social]:
-        me = other_than(svc, authorization, account_id)
-        friends_of(svc.store).block(me.id, account_id)
-        return socials(svc, me.id, account_id)
-
-    keep(svc, await run_in_threadpool(write, authorization))
+    await change(svc, authorization, account_id, Friends.block)
     return {"blocked": True}
 
 
@@ -115,12 +106,7 @@ async def unblock(
 ) -> dict[str, Any]:
     """Stop blocking ``account_id``: ``{"blocked": false}`` (a friendship is not restored)."""
 
-    def write(authorization: str | None) -> dict[str, Social]:
-        me = other_than(svc, authorization, account_id)
-        friends_of(svc.store).unblock(me.id, account_id)
-        return socials(svc, me.id, account_id)
-
-    keep(svc, await run_in_threadpool(write, authorization))
+    await change(svc, authorization, account_id, Friends.unblock)
     return {"blocked": False}
 
 
@@ -133,6 +119,20 @@ def signed_in(svc: AppServices, authorization: str | None) -> AccountRow:
     if account is None:
         raise fail(401, "unauthorized", "missing, unknown or expired token")
     return account
+
+
+async def change(
+    svc: AppServices, authorization: str | None, account_id: str, act: Callable[[Friends, str, str], None]
+) -> None:
+    """Do ``act(friends, me, account_id)`` in the thread pool, then refresh both accounts' friends
+    in the directory on the event loop."""
+
+    def write(authorization: str | None) -> dict[str, Social]:
+        me = other_than(svc, authorization, account_id)
+        act(friends_of(svc.store), me.id, account_id)
+        return socials(svc, me.id, account_id)
+
+    keep(svc, await run_in_threadpool(write, authorization))
 
 
 def other_than(svc: AppServices, authorization: str | None, account_id: str) -> AccountRow:
