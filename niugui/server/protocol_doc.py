@@ -55,9 +55,8 @@ def schemas_markdown() -> str:
 
 
 def render_document(text: str) -> str:
-    """``text`` with its generated section (between the markers, old or new) replaced."""
-    start = text.index(BEGIN.split(":")[0])
-    end = text.index(END) + len(END)
+    """``text`` with its generated section (between the markers) replaced."""
+    start, end = text.index(BEGIN), text.index(END) + len(END)
     return text[:start] + schemas_markdown() + text[end:]
 
 
