@@ -3,12 +3,14 @@ start) and a fresh Redis key prefix, both removed afterwards."""
 
 from __future__ import annotations
 
+import os
 import secrets
 from types import TracebackType
 
 import redis
 import sqlalchemy as sa
 
+from niugui.server.cluster.settings import SECRET_ENV
 from niugui.server.store import Store
 
 
@@ -20,6 +22,7 @@ class Backing:
         sep = "&" if "?" in pg_url else "?"
         self.url = f"{pg_url}{sep}options=-csearch_path%3D{self.schema}"
         self.redis = redis.Redis.from_url(redis_url)
+        os.environ.setdefault(SECRET_ENV, secrets.token_hex(32))  # the nodes inherit it: their bus's seal
 
     def __enter__(self) -> Backing:
         self.admin = sa.create_engine(self.pg_url)

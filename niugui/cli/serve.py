@@ -8,7 +8,10 @@ import os
 import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..server.cluster.settings import ClusterSettings
 
 PROG = "niugui serve"
 
@@ -105,6 +108,11 @@ def register(subparsers: Any) -> None:
     cluster.add_argument(
         "--lease", type=float, default=5.0, metavar="SECONDS", help="a table's lease (default 5)"
     )
+    cluster.add_argument(
+        "--cluster-secret-file",
+        metavar="PATH",
+        help="the nodes' shared secret that seals the bus's messages (default: $NIUGUI_CLUSTER_SECRET)",
+    )
     cluster.add_argument("--node-id", metavar="NAME", help="this node's name (default: random)")
     cluster.add_argument(
         "--nodes",
@@ -115,6 +123,30 @@ def register(subparsers: Any) -> None:
     )
     cluster.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)
     parser.set_defaults(run=run)
+
+
+def _cluster_secret(args: argparse.Namespace) -> bytes | None:
+    """The bus's shared secret of a cluster node (empty for a single process); None, saying why, if a
+    node has none."""
+    if args.redis is None:
+        return b""
+    from ..server.cluster.settings import read_secret
+
+    try:
+        return read_secret(args.cluster_secret_file)
+    except (OSError, ValueError) as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return None
+
+
+def _cluster_settings(args: argparse.Namespace, secret: bytes) -> ClusterSettings | None:
+    """A cluster node's settings (``--redis``), or None: a single process."""
+    if args.redis is None:
+        return None
+    from ..server.cluster.settings import ClusterSettings
+
+    node = {"node_id": args.node_id} if args.node_id else {}
+    return ClusterSettings(args.redis, secret, prefix=args.redis_prefix, lease_seconds=args.lease, **node)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -143,6 +175,9 @@ def run(args: argparse.Namespace) -> int:
     if args.redis is not None and not (args.db or "").startswith("postgresql"):
         print(f"{PROG}: --redis needs --db postgresql+psycopg://... (shared by the nodes)", file=sys.stderr)
         return 2
+    secret = _cluster_secret(args)
+    if secret is None:
+        return 2
     if args.nodes != 1:
         if args.redis is None or args.nodes < 1:
             print(f"{PROG}: --nodes N needs --redis (and N >= 1)", file=sys.stderr)
@@ -150,7 +185,6 @@ def run(args: argparse.Namespace) -> int:
         from ..server.cluster.supervisor import supervise
 
         return supervise(args.nodes, args.db, sys.argv[1:])
-    from ..server.cluster.settings import ClusterSettings
 
     rate = args.rate_limit  # the account's and the address's message rates scale with the connection's
     limits = Limits(
@@ -181,14 +215,7 @@ def run(args: argparse.Namespace) -> int:
         community=community,
         exempt=tuple(args.exempt),
         transport=args.transport,
-        cluster=None
-        if args.redis is None
-        else ClusterSettings(
-            args.redis,
-            prefix=args.redis_prefix,
-            lease_seconds=args.lease,
-            **({"node_id": args.node_id} if args.node_id else {}),
-        ),
+        cluster=_cluster_settings(args, secret),
     )
     try:
         listening = listen(args.host, args.port, args.reuse_port)  # before anything is announced or opened

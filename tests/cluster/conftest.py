@@ -17,7 +17,12 @@ sys.path.append(str(Path(__file__).resolve().parents[1] / "server"))
 
 from server_harness import fresh_pg_schema
 
+from niugui.server.cluster.settings import SECRET_ENV
+
 from .cluster_harness import Cluster
+
+os.environ.setdefault(SECRET_ENV, secrets.token_hex(32))
+"""The shared secret the nodes these tests start seal the bus with (they inherit the environment)."""
 
 
 def redis_url() -> str:

@@ -27,10 +27,13 @@ from niugui.server.cluster.bus import (
     encode,
 )
 from niugui.server.cluster.node import RemoteClient
+from niugui.server.cluster.seal import Sealer
 from niugui.server.protocol import CreateTable, LobbyData, Play, SeatData, TableSettings, Watch
 from niugui.server.tables.fanout import table_frame
 
 from .conftest import redis_url
+
+SECRET = b"the cluster's secret, for tests"
 
 NOTICES: list[Notice] = [
     Forwarded(
@@ -123,7 +126,7 @@ def test_a_refused_line_is_logged_and_the_rest_of_its_batch_delivered(
         if isinstance(message, Bye):
             raise RuntimeError("a bug in the handler")
 
-    bus = Bus(Redis(), "p", "n1", lambda head, text: frames.append((head, text)), failing)
+    bus = Bus(Redis(), "p", "n1", lambda head, text: frames.append((head, text)), failing, secret=SECRET)
     head = FrameHead(conn="c1", table="t1", seq=1)
     batch = [encode(Owner(table="t1", node="n2"))] + [line for line, _ in BAD]
     batch += [
@@ -176,16 +179,20 @@ def test_messages_cross_a_real_redis_in_order_and_garbage_does_not_stop_the_list
             if message == NOTICES[-1]:
                 done.set()
 
-        sender = Bus(Redis.from_url(redis_url()), redis_prefix, "n0", lambda h, t: None, lambda m: None)
+        url = redis_url()
+        sender = Bus(
+            Redis.from_url(url), redis_prefix, "n0", lambda h, t: None, lambda m: None, secret=SECRET
+        )
         receiver = Bus(
-            Redis.from_url(redis_url()), redis_prefix, "n1", lambda h, t: got.append((h, t)), notice
+            Redis.from_url(url), redis_prefix, "n1", lambda h, t: got.append((h, t)), notice, secret=SECRET
         )
         await sender.start()
         await receiver.start()
         try:
-            await sender.redis.publish(
-                receiver.channel("n1"), "garbage\n" + encode(Owner(table="x", node="n0"))
-            )
+            channel = receiver.channel("n1")
+            await sender.redis.publish(channel, encode(Owner(table="unsealed", node="n0")))  # dropped
+            sealed = Sealer(SECRET, "n0").seal(channel, "garbage\n" + encode(Owner(table="x", node="n0")))
+            await sender.redis.publish(channel, sealed)
             sender.frame("n1", FrameHead(conn="c1", table="t1", seq=3), '{"type":"event"}')
             for message in NOTICES:
                 sender.send("n1", message)
@@ -196,6 +203,7 @@ def test_messages_cross_a_real_redis_in_order_and_garbage_does_not_stop_the_list
             await receiver.close()
             await sender.redis.aclose()
             await receiver.redis.aclose()
+        assert receiver.dropped == 1
         return got, receiver.refused
 
     with caplog.at_level(logging.WARNING, logger="niugui.server"):

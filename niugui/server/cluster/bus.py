@@ -8,6 +8,10 @@ line of a Redis message: its JSON, and for a :class:`FrameHead` a tab and the fr
 the owner built it, not escaped again). A line is parsed once, on receipt, by :func:`decode`; one that
 is not a bus message is refused with a log line and the others of its batch still delivered.
 
+Each Redis message travels sealed (:mod:`.seal`: an HMAC under the cluster's shared secret, with the
+channel, the sender, a counter and the time): one whose seal does not hold is dropped whole, counted
+(``niugui_cluster_bus_dropped_total{reason}``) and logged, before any of its lines is read.
+
 >>> line = encode(FrameHead(conn="c1", table="t1", seq=7), '{"type":"event"}')
 >>> line
 '{"kind":"frame","conn":"c1","table":"t1","seq":7,"snapshot":false}\\t{"type":"event"}'
@@ -39,6 +43,7 @@ from .. import logs
 from ..handlers import ROUTES
 from ..protocol import LobbyData, SeatData, TableData
 from ..protocol import Request as ClientRequest
+from .seal import Opener, Sealer, Unsealed
 
 
 def _client_request(value: Any) -> ClientRequest:
@@ -181,11 +186,21 @@ OnFrame = Callable[[FrameHead, str], None]
 """Called with each frame that came for a connection of this node: its head and its text."""
 OnNotice = Callable[[Notice], None]
 """Called with each other message that came."""
+OnDropped = Callable[[str], None]
+"""Called with the reason each time a Redis message is dropped for its seal (:class:`.Unsealed`)."""
 
 
 class Bus:
     def __init__(
-        self, redis: Redis, prefix: str, node_id: str, on_frame: OnFrame, on_notice: OnNotice
+        self,
+        redis: Redis,
+        prefix: str,
+        node_id: str,
+        on_frame: OnFrame,
+        on_notice: OnNotice,
+        *,
+        secret: bytes,
+        on_dropped: OnDropped | None = None,
     ) -> None:
         self.redis = redis
         self.prefix = prefix
@@ -200,6 +215,11 @@ class Bus:
         self.published = 0
         self.refused = 0
         """Lines received that were not bus messages (each logged)."""
+        self._sealer = Sealer(secret, node_id)
+        self._opener = Opener(secret)
+        self.dropped = 0
+        """Redis messages received whose seal did not hold (each logged, none of their lines read)."""
+        self.on_dropped = on_dropped
 
     def channel(self, node_id: str) -> str:
         return f"{self.prefix}:to:{node_id}"
@@ -259,7 +279,7 @@ class Bus:
             try:
                 async with self.redis.pipeline(transaction=False) as pipe:
                     for channel, data in batch:
-                        pipe.publish(channel, data)
+                        pipe.publish(channel, self._sealer.seal(channel, data))
                     await pipe.execute()
                 self.published += len(batch)
             except Exception as error:  # Redis away: these are lost; receivers catch up by seq
@@ -282,8 +302,29 @@ class Bus:
                 continue
             if message is None or message.get("type") != "message":
                 continue
-            data = message["data"]
-            self.dispatch(data.decode() if isinstance(data, bytes) else str(data))
+            data, channel = message["data"], message["channel"]
+            self.receive(
+                channel.decode() if isinstance(channel, bytes) else str(channel),
+                data.decode(errors="replace") if isinstance(data, bytes) else str(data),
+            )
+
+    def receive(self, channel: str, data: str) -> None:
+        """A Redis message that came on ``channel``: its lines dispatched if its seal holds, else it is
+        dropped, counted and logged."""
+        try:
+            body = self._opener.open(channel, data)
+        except Unsealed as unsealed:
+            self.dropped += 1
+            if self.on_dropped is not None:
+                self.on_dropped(str(unsealed))
+            if self.dropped & (self.dropped - 1) == 0:  # the 1st, 2nd, 4th, 8th…: a flood floods no log
+                logs.warning(
+                    "a cluster message was dropped: its seal does not hold",
+                    reason=str(unsealed),
+                    dropped=self.dropped,
+                )
+            return
+        self.dispatch(body)
 
     def dispatch(self, data: str) -> None:
         """Hand each line of one Redis message over; refuse (and log) each that is no bus message."""

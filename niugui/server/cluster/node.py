@@ -75,6 +75,12 @@ class ClusterMetrics:
             "event writes refused: this node's lease had expired, or the store saw a newer owner",
             registry=r,
         )
+        self.dropped = Counter(
+            "niugui_cluster_bus_dropped_total",
+            "Redis messages dropped unread: unsealed, a bad MAC, stale or replayed (bus.py, seal.py)",
+            ["reason"],
+            registry=r,
+        )
         self.takeovers = Counter(
             "niugui_cluster_takeovers_total",
             "tables adopted from another node (dead or draining)",
@@ -203,8 +209,16 @@ class Node:
         self.redis = Redis(connection_pool=pool)
         self._pool = pool
         self.leases = Leases(self.redis, self.prefix, self.node_id, settings.lease_seconds)
-        self.bus = Bus(self.redis, self.prefix, self.node_id, self._frame, self._notice)
         self.metrics = ClusterMetrics(hub.metrics.registry)
+        self.bus = Bus(
+            self.redis,
+            self.prefix,
+            self.node_id,
+            self._frame,
+            self._notice,
+            secret=settings.secret,
+            on_dropped=lambda reason: self.metrics.dropped.labels(reason).inc(),
+        )
         self.fences: dict[str, tuple[int, float]] = {}
         """Tables this node owns: their fencing token, and until when (monotonic) the lease holds."""
         self.follows: dict[str, Follow] = {}

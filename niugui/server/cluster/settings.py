@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from dataclasses import dataclass, field
+from pathlib import Path
+
+SECRET_ENV = "NIUGUI_CLUSTER_SECRET"
+"""The environment variable that holds the cluster's shared secret (or ``--cluster-secret-file``)."""
 
 
 @dataclass
 class ClusterSettings:
     redis_url: str
     """``redis://HOST:6379/0``: the nodes' leases, messages and load."""
+    secret: bytes = field(repr=False)
+    """Shared by every node of the cluster: each bus message is sealed with it (``seal.py``)."""
     prefix: str = "niugui"
     """Every Redis key and channel starts with this (several clusters, or test runs, share a Redis)."""
     lease_seconds: float = 5.0
@@ -19,3 +26,22 @@ class ClusterSettings:
     """How long a forwarded request waits for the owner's answer before it is refused."""
     node_id: str = field(default_factory=lambda: secrets.token_hex(4))
     """This node's name in Redis (random unless given)."""
+
+
+def read_secret(path: str | None) -> bytes:
+    """The cluster's secret: the file's text at ``path`` (stripped), else ``$NIUGUI_CLUSTER_SECRET``;
+    ValueError when neither holds one long enough.
+
+    >>> os.environ[SECRET_ENV] = " a secret of the cluster "
+    >>> read_secret(None)
+    b'a secret of the cluster'
+    >>> del os.environ[SECRET_ENV]
+    """
+    from .seal import check_secret
+
+    text = Path(path).read_text().strip() if path else os.environ.get(SECRET_ENV, "").strip()
+    if not text:
+        raise ValueError(
+            f"a cluster needs a shared secret: {SECRET_ENV} or --cluster-secret-file (docs/scaling.md)"
+        )
+    return check_secret(text.encode())
