@@ -39,13 +39,23 @@ class Roster:
         self._presets: dict[str, dict[str, Any]] = {}
         self._of: dict[str, set[str]] = {}  # account -> clubs where it is a member (not pending)
 
-    def load(self, clubs: Iterable[tuple[str, dict[str, Any], dict[str, str]]]) -> None:
-        """(club id, preset, roles by account) of every club: all that the roster knows, afterwards."""
+    def load(self, clubs: Iterable[tuple[str, dict[str, Any], dict[str, str]]]) -> set[tuple[str, str]]:
+        """(club id, preset, roles by account) of every club: all that the roster knows, afterwards.
+        Returns the (club, account) pairs that were members before and are not any more.
+
+        >>> roster = Roster()
+        >>> roster.load([("c1", {}, {"ann": "owner", "bob": "member", "cy": "pending"})])
+        set()
+        >>> roster.load([("c1", {}, {"ann": "owner"})])
+        {('c1', 'bob')}
+        """
+        before = {(club, account) for account, clubs_of in self._of.items() for club in clubs_of}
         self._roles, self._presets, self._of = {}, {}, {}
         for club, preset, roles in clubs:
             self.put_club(club, preset)
             for account, role in roles.items():
                 self.set_role(club, account, role)
+        return {(club, account) for club, account in before if not self.is_member(club, account)}
 
     def put_club(self, club: str, preset: dict[str, Any]) -> None:
         self._presets[club] = dict(preset)

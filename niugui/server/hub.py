@@ -130,8 +130,19 @@ class Hub:
         self.reload_clubs(ClubStore(self.store.engine).every_club())
 
     def reload_clubs(self, every: list[tuple[ClubRow, dict[str, Role]]]) -> None:
-        """The clubs' roster replaced by ``every`` club read from the store (on the event loop)."""
-        self._directory.roster.load((club.id, club.preset, dict(roles)) for club, roles in every)
+        """The clubs' roster replaced by ``every`` club read from the store (on the event loop); those
+        no longer members leave the rooms of this node (another node's route removed them)."""
+        gone = self._directory.roster.load((club.id, club.preset, dict(roles)) for club, roles in every)
+        for club, account in sorted(gone):
+            self.left_club(club, account)
+
+    def left_club(self, club: str, account_id: str) -> None:
+        """``account_id`` is no longer a member of ``club``: its seats at the club's rooms held here
+        are freed (during a game, when it is over; issue 29). Its connections may go on watching a
+        room they follow already; a new ``watch`` or ``sit`` is refused (visibility.py)."""
+        for table in self._directory.club_rooms(club):
+            if table.state.seat_of(account_id) is not None:
+                table.expel(account_id)
 
     async def follow_clubs(self, seconds: float) -> None:
         """On a cluster node: read the clubs again every ``seconds`` (another node's routes changed

@@ -154,7 +154,7 @@ def test_a_club_its_rooms_and_standings(server: Server) -> None:
     assert spare not in [r["id"] for r in ok(server, "GET", f"/api/clubs/{cid}", ann)["rooms"]]
     ok(server, "DELETE", f"/api/clubs/{cid}/members/{cat.account_id}", ann)
     assert no_club(call(server, "GET", f"/api/clubs/{cid}", cat), cid) == nothing
-    assert cat.request("watch", table=room)["type"] == "ack"  # seated there: still sees the room
+    cat.wait_event("seat_left", seat=2, reason="removed")  # between games: unseated at once (issue 29)
     assert cat.request("create_table", settings={"club": cid})["code"] == "not_found"  # no new one
     assert (
         call(server, "POST", f"/api/clubs/{cid}/owner", owner, account_id=bob.account_id).status_code == 403
@@ -162,6 +162,50 @@ def test_a_club_its_rooms_and_standings(server: Server) -> None:
     hand = call(server, "DELETE", f"/api/clubs/{cid}/members/{owner.account_id}", ann)
     assert hand.status_code == 403 and hand.json()["detail"]["code"] == "club_role"
     for p in (owner, ann, bob, cat, stranger):
+        p.close()
+
+
+def kinds(player: Player, table: str) -> list[tuple[str, Any, Any]]:
+    """(kind, seat, reason) of every event of ``table`` the player received, in order."""
+    return [
+        (m["event"]["kind"], m["event"].get("seat"), m["event"].get("reason"))
+        for m in player.received
+        if m["type"] == "event" and m["table"] == table
+    ]
+
+
+def test_a_removed_member_is_unseated_from_the_club_rooms(server: Server) -> None:
+    """Issue 29: a member removed (or leaving) loses their seats at the club's rooms — during a game
+    they play it out and leave when it is over (no escape, R35: the club removed them); between
+    games at once — and cannot sit there again."""
+    owner, ann, bob = registered(server, "东家"), Player(server, "安"), Player(server, "波")
+    cat = Player(server, "猫")
+    club = ok(server, "POST", "/api/clubs", owner, name="周六")["club"]
+    for friend in (ann, bob, cat):
+        ok(server, "POST", f"/api/clubs/{club['id']}/join", friend, code=club["invite_code"])
+    ok(server, "PATCH", f"/api/clubs/{club['id']}", owner, preset={"games": 3})
+    room = ann.ok("create_table", settings={"club": club["id"]})["data"]["table"]["id"]
+    players = [owner, ann, bob, cat]
+    for seat, p in enumerate(players):
+        p.ok("sit", table=room, seat=seat)
+    owner.wait_event("deal")
+    ok(server, "DELETE", f"/api/clubs/{club['id']}/members/{bob.account_id}", owner)
+    bob.wait_event("leaving", seat=2, reason="removed")
+    assert bob.views[room]["hand"]  # still holds cards: plays the game out
+    drive(players, room, game_over(owner, room))
+    owner.wait_event("seat_left", seat=2, reason="removed")
+    assert ("escape", 2, "removed") not in kinds(owner, room)
+    ledger = ok(server, "GET", f"/api/tables/{room}/ledger", owner)["entries"]
+    assert sum(e["delta"] for e in ledger) == 0 and min(e["delta"] for e in ledger) > -9  # no escape
+
+    ok(server, "DELETE", f"/api/clubs/{club['id']}/members/{cat.account_id}", cat)  # leaves by itself
+    owner.wait_event("seat_left", seat=3, reason="removed")
+    assert owner.states[room]["status"] == "between"
+    assert [s["player"] is not None for s in owner.states[room]["seats"]] == [True, True, False, False]
+    for outsider in (bob, cat):
+        refused = outsider.request("sit", table=room, seat=2)
+        assert refused["type"] == "error", refused
+    for p in players:
         p.close()
 
 

@@ -263,7 +263,9 @@ async def remove_member(
     authorization: str | None = Header(None),
 ) -> dict[str, Any]:
     """A member leaves (their own id), or the owner or an admin removes a member or refuses a request
-    (an admin removes members only). The owner hands the club over before leaving."""
+    (an admin removes members only). The owner hands the club over before leaving. Whoever is no
+    longer a member loses their seats at the club's rooms: between games at once, during a game when
+    it is over (``seat_left`` / ``leaving`` with reason ``removed``; never an escape)."""
 
     def write() -> None:
         account, _club, role = membership(svc, club_id, authorization)
@@ -279,6 +281,7 @@ async def remove_member(
 
     await run_in_threadpool(write)
     svc.hub.directory.roster.set_role(club_id, account_id, None)
+    svc.hub.left_club(club_id, account_id)  # unseated from the club's rooms (those of other nodes: theirs)
     return {"club": club_id, "account_id": account_id, "removed": True}
 
 

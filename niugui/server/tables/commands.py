@@ -230,6 +230,18 @@ def vacate(state: TableModel, seat: int, reason: LeaveReason) -> list[Step]:
     return steps(EvSeatLeft(kind="seat_left", seat=seat, reason=reason))
 
 
+def removed(state: TableModel, seat: int) -> list[Step]:
+    """The seat's player is no longer a member of the club whose room this is (issue 29): the seat is
+    freed now, or, during a game, once the game is over — they play it out, since a removal by the
+    club is no escape of theirs (R35 is for a player who abandons a game)."""
+    game = state.game
+    if state.status == "playing" and game is not None and not game.over:
+        if seat in state.leaving:
+            return []
+        return steps(EvLeaving(kind="leaving", seat=seat, reason="removed"))
+    return steps(EvSeatLeft(kind="seat_left", seat=seat, reason="removed"))
+
+
 def fill_bots(state: TableModel, account_id: str) -> list[Step]:
     if account_id != state.creator:
         raise Fault("forbidden", "only the table's creator can fill seats with bots")

@@ -235,6 +235,15 @@ class Table:
 
         self._submit(job, reply)
 
+    def expel(self, account_id: str, reply: Reply = no_reply) -> None:
+        """The account left the club whose room this is: its seat freed (after the game in play)."""
+
+        def job() -> Outcome:
+            seat = self.state.seat_of(account_id)
+            return Outcome([] if seat is None else commands.removed(self.state, seat))
+
+        self._submit(job, reply)
+
     def ready(self, client: Client, reply: Reply) -> None:
         self._submit(lambda: Outcome(commands.ready(self.state, client.account_id)), reply)
 
