@@ -141,3 +141,37 @@ def test_an_offline_friend_is_listed_offline_and_not_invited(shared_server: Serv
     both = ann.request("invite", table=table, friend=dan_id, username="robo")
     assert both["code"] == "invalid_message"
     ann.close()
+
+
+def test_a_replayed_chat_is_masked_for_whoever_blocks_its_author(shared_server: Server) -> None:
+    """Issue 29: a chat read again on reconnect (the events missed, ``replay: true``) reaches someone
+    who blocks its author without its phrase, as it did live — even when the author has left the seat
+    and someone else sits there now; others read it in full."""
+    server = shared_server
+    ann, bob, cal, dan = (Player(server, name) for name in ("阿安", "阿博", "阿凯", "阿丹"))
+    table = ann.ok("create_table", settings={"name": "重连"})["data"]["table"]["id"]
+    ann.ok("sit", table=table, seat=0)
+    bob.ok("sit", table=table, seat=1)
+    cal.ok("sit", table=table, seat=2)
+    call(server, "POST", f"/api/blocks/{cal.account_id}", bob)
+    bob.wait_event("seat_taken", seat=2)
+    seen = bob.last_seq[table]
+    bob.close()  # bob away: he will read what he missed when he is back
+    cal.ok("chat", table=table, phrase="hurry")
+    said = ann.wait_event("chat", seat=2)
+    assert said["event"]["phrase"] == "hurry"
+    cal.ok("stand", table=table)  # the author leaves; someone bob does not block takes the seat
+    dan.ok("sit", table=table, seat=2)
+    ann.wait_event("seat_taken", seat=2)
+
+    back = Player(server, "阿博", session=bob.session)
+    back.ok("watch", table=table, last_seq=seen)
+    replayed = back.wait(lambda m: m.get("seq") == said["seq"], what="the chat replayed")
+    assert replayed["replay"] is True
+    assert replayed["event"] == {"kind": "chat", "seat": 2, "phrase": None}
+    other = Player(server, "阿安", session=ann.session)  # the control: ann blocks nobody
+    other.ok("watch", table=table, last_seq=seen)
+    again = other.wait(lambda m: m.get("seq") == said["seq"], what="the chat replayed to ann")
+    assert again["replay"] is True and again["event"]["phrase"] == "hurry"
+    for player in (ann, cal, dan, back, other):
+        player.close()

@@ -84,6 +84,36 @@ garbage and seal keys").
 
 OlderEvents = Callable[[int], Iterable[Sent]]
 """Reads a table's stored events after a seq (for a reconnect that missed more than is kept)."""
+Hides = Callable[[str], bool]
+"""Whether the recipient blocks the account (whose chat it then reads without its phrase)."""
+CHAT_HEAD = '{"kind":"chat",'
+"""How a stored chat event's JSON starts (``EvChat``'s first field)."""
+
+
+def masked(state: TableModel, sent: Sent, hides: Hides) -> Sent:
+    """``sent`` as a recipient who blocks some accounts may read it again: a chat by one of them
+    without its phrase (the same ``seq``; issue 29), anything else as it is.
+
+    >>> from niugui.server.protocol import PlayerRef
+    >>> state = TableModel("t1", creator="ann", code=None)
+    >>> state.seats[1].player = PlayerRef(id="eve", nickname="Eve")
+    >>> chat = (7, 0.0, '{"kind":"chat","seat":1,"phrase":"hurry"}')
+    >>> masked(state, chat, lambda author: author == "eve")[2]
+    '{"kind":"chat","seat":1,"phrase":null}'
+    >>> masked(state, chat, lambda author: False) == chat
+    True
+    """
+    seq, time, text = sent
+    if not text.startswith(CHAT_HEAD):
+        return sent
+    event = protocol.EvChat.model_validate_json(text)
+    author = state.chat_authors.get(seq)
+    if author is None:  # older than the table remembers: whoever sits there now
+        player = state.seats[event.seat].player
+        author = None if player is None else player.id
+    if author is None or not hides(author):
+        return sent
+    return seq, time, protocol.EvChat(kind="chat", seat=event.seat, phrase=None).model_dump_json()
 
 
 class FanOut:
@@ -137,11 +167,16 @@ class FanOut:
         return table_frame(text, self.table_id, state.seq, snapshot=True)
 
     def catch_up(
-        self, state: TableModel, seat: int | None, last_seq: int | None, older: OlderEvents
+        self,
+        state: TableModel,
+        seat: int | None,
+        last_seq: int | None,
+        older: OlderEvents,
+        hides: Hides | None = None,
     ) -> list[TableFrame]:
         """What a (re)subscribing recipient needs: the events after ``last_seq`` (``replay: true``,
         the last with the current view), or a snapshot when there is no ``last_seq`` or it missed
-        more than ``replay_max`` events."""
+        more than ``replay_max`` events. Chats by accounts it ``hides`` come without their phrase."""
         if last_seq is not None and last_seq >= state.seq:
             return []  # up to date
         missed: list[Sent] = []
@@ -153,6 +188,8 @@ class FanOut:
                 missed = list(older(last_seq))
         if not missed:
             return [self.snapshot(state, seat)]
+        if hides is not None:
+            missed = [masked(state, sent, hides) for sent in missed]
         now = self.state_json(state).for_seat(seat)
         last = view_json(seat_view(state, seat))
         return [

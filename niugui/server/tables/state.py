@@ -51,6 +51,9 @@ from ..protocol import (
 )
 
 SEATS = 4
+CHAT_MEMORY = 2000
+"""Events back that a table remembers who said each chat (more than a reconnect replays: ``replay_max``,
+500 by default); an older chat in a replay is judged by who sits in its seat now."""
 
 
 @dataclass(slots=True)
@@ -146,6 +149,9 @@ class TableModel:
     proposed: dict[int, float] = field(default_factory=dict)
     """When each seat last proposed a dissolve (one proposal per seat per vote's length)."""
     """Every seated person agreed to end the session: the table finishes when no game is in progress."""
+    chat_authors: dict[int, str] = field(default_factory=dict)
+    """Who said each chat of the last :data:`CHAT_MEMORY` events (seq → account id): a replay hides a
+    chat from whoever blocks its author, even once the author has left the seat (issue 29)."""
     changed: int = 0
     """The seq of the last event that changed the table around the game (a play or a pass changes
     only the game and whose turn it is): the fan-out keeps the table's state serialized until then."""
@@ -285,10 +291,20 @@ def reduce(state: TableModel, stored: Stored) -> None:
             state.dissolved = state.dissolved or event.outcome == "agreed"
         case EvTableFinished():
             state.vote = None  # a vote still open ends with the table
-        case EvChat():
-            pass
+        case EvChat(seat=seat):
+            _said(state, seat, stored.seq)
         case _:
             assert_never(event)
+
+
+def _said(state: TableModel, seat: int, seq: int) -> None:
+    """Remember who said the chat ``seq`` (forgetting those older than :data:`CHAT_MEMORY` events)."""
+    author = state.seats[seat].player
+    if author is not None and author.id is not None:
+        state.chat_authors[seq] = author.id
+    authors = state.chat_authors
+    while authors and next(iter(authors)) <= seq - CHAT_MEMORY:
+        del authors[next(iter(authors))]
 
 
 def _acted(state: TableModel, seat: int, by: str, time: float) -> None:

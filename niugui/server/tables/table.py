@@ -166,7 +166,8 @@ class Table:
             state = self.state
             self.fanout.subscribers[client] = None
             seat = state.seat_of(client.account_id)
-            for frame in self.fanout.catch_up(state, seat, last_seq, self._older):
+            hides = functools.partial(self.services.blocks, client.account_id)
+            for frame in self.fanout.catch_up(state, seat, last_seq, self._older, hides):
                 client.send(frame)
             todo = [] if seat is None else commands.came_online(state, seat)
             return Outcome(todo, SeatData(seat=seat))
