@@ -99,12 +99,13 @@ class Directory:
         )
 
     def seats_of(self, account_id: str) -> list[dict[str, Any]]:
-        """Where an account holds a seat here: table id, seat, the table's name and status."""
+        """Where an account holds a seat here: table id, seat, the table's name and status (a
+        finished table holds nobody: its session is over, its settlement is in the history)."""
         found: list[dict[str, Any]] = []
         for table in self._tables.values():
             state = table.state
             seat = state.seat_of(account_id)
-            if seat is not None:
+            if seat is not None and state.status != "finished":
                 found.append(
                     {"table": table.id, "seat": seat, "name": state.settings.name, "status": state.status}
                 )

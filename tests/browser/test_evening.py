@@ -84,10 +84,13 @@ def test_an_evening_of_four_friends_on_their_phones(browser: Any, server: str, t
         page.wait_for_selector(f".table-screen[data-table='{table}'][data-you]", timeout=WAIT_MS)
     for page in pages:
         page.wait_for_selector(".hand [data-card]", timeout=WAIT_MS)
+    name = bob.locator(".me-bar .name").bounding_box()
+    assert name is not None and name["height"] < 24, name  # one line, not 阿 / 波 / (你)
     shot(bob, "3-playing")
 
     play_game(pages)
     assert not any(page.locator("[data-role=settlement]").count() for page in pages)  # one of two
+    assert "本场第 1 局，共 2 局" in cat.inner_text("[data-role=session-progress]")
     shot(cat, "4-first-game-over")
     for page in pages:
         page.click("[data-action=next-game]", timeout=WAIT_MS)
@@ -124,6 +127,13 @@ def test_an_evening_of_four_friends_on_their_phones(browser: Any, server: str, t
     assert all(name in listed for name in ("东家", "阿安", "阿波", "阿猫")), listed
     session.scroll_into_view_if_needed()
     shot(ann, "7-club-lists-the-session")
+
+    # the session is over: nobody is offered a way back to its table, nor shown sitting there
+    seats = ann.evaluate(
+        "() => fetch('/api/me/seats', {headers: {Authorization: 'Bearer ' + "
+        "localStorage.getItem('niugui.token')}}).then((r) => r.json())"
+    )
+    assert seats == {"seats": []}, seats
 
     # friends: the owner adds 阿安 by her ID, she accepts; he invites her to a table with one tap
     ann_id = ann.evaluate("window.niugui.session.account.id")

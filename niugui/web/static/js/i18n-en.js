@@ -43,6 +43,8 @@ export const EN = {
     seats_taken: "{n}/4 seated",
     table: "Table",
     game_no: "Game {n}",
+    session_progress: "Game {n} of {m} in this session · {left} to go",
+    session_progress_last: "The session's last game (of {m})",
     leave: "Leave",
     back: "Back",
     history: "History",

@@ -43,6 +43,8 @@ const STRINGS = {
     seats_taken: "{n}/4 人",
     table: "牌桌",
     game_no: "第 {n} 局",
+    session_progress: "本场第 {n} 局，共 {m} 局 · 还剩 {left} 局",
+    session_progress_last: "本场最后一局（共 {m} 局）",
     leave: "离开",
     back: "返回",
     history: "战绩",

@@ -74,6 +74,13 @@ export function resultPanel(opts) {
   const colon = getLang() === "zh" ? "：" : ": ";
   const side = result.mode === "1v3" ? `${t("double")}${colon}${black}` : `${t("black_side")}${colon}${black}`;
   box.append(el("div", "sub", `${t(`mode_${result.mode}`)} · ${side}`));
+  if (opts.progress) {
+    // a session of N games (issue 29): which game this was, and how many are left
+    const { n, m } = opts.progress;
+    const line = el("div", "sub session-progress", t(n < m ? "session_progress" : "session_progress_last", { n, m, left: m - n }));
+    line.dataset.role = "session-progress";
+    box.append(line);
+  }
   if (opts.rated) {
     const line = el("div", `sub rated ${opts.rated}`, t(opts.rated));
     line.dataset.role = "rated";

@@ -617,7 +617,9 @@ export class TableScreen {
     const ready = st.status === "between" ? st.seats.map((x) => x.ready) : null;
     const published = this.published[gameId];
     const rated = ratedWord(st, this.namesGame === gameId ? this.gamePlayers : null);
-    this.overlay.append(resultPanel({ view, names, totals: st.totals, proof: proof && published ? { ...proof, published } : proof, buttons, ready, rated }));
+    const games = st.settings && st.settings.games;
+    const progress = games > 1 && st.game_no ? { n: st.game_no, m: games } : null;
+    this.overlay.append(resultPanel({ view, names, totals: st.totals, proof: proof && published ? { ...proof, published } : proof, buttons, ready, rated, progress }));
     this.overlay.classList.remove("hidden");
   }
 
