@@ -80,7 +80,7 @@ class Opener:
 
     def __init__(self, secret: bytes) -> None:
         self._secret = check_secret(secret)
-        self._last: dict[str, tuple[int, float]] = {}
+        self._seen: dict[str, tuple[int, float]] = {}
         """Sender instance → the last counter accepted from it, and when (unix seconds)."""
         self._pruned = 0.0
 
@@ -101,11 +101,11 @@ class Opener:
             raise Unsealed("unsealed") from None
         if abs(now - stamp) > WINDOW:
             raise Unsealed("stale")
-        last = self._last.get(instance)
+        last = self._seen.get(instance)
         if last is not None and counter <= last[0]:
             raise Unsealed("replay")
-        self._last[instance] = (counter, now)
+        self._seen[instance] = (counter, now)
         if now - self._pruned > WINDOW:  # instances unheard of for two windows: any replay is stale
             self._pruned = now
-            self._last = {k: v for k, v in self._last.items() if now - v[1] <= 2 * WINDOW}
+            self._seen = {k: v for k, v in self._seen.items() if now - v[1] <= 2 * WINDOW}
         return body
