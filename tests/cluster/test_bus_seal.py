@@ -49,7 +49,7 @@ def test_a_sealed_message_opens_once_on_its_channel_within_the_window() -> None:
     assert opener.open("p:to:n2", restarted.seal("p:to:n2", "d", now=102.0), now=102.0) == "d"
 
 
-def test_a_cluster_needs_a_secret_long_enough(monkeypatch: pytest.MonkeyPatch, tmp_path: object) -> None:
+def test_a_cluster_needs_a_secret_long_enough(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(SECRET_ENV, raising=False)
     with pytest.raises(ValueError, match="needs a shared secret"):
         read_secret(None)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,18 +29,20 @@ class ClusterSettings:
     """This node's name in Redis (random unless given)."""
 
 
-def read_secret(path: str | None) -> bytes:
-    """The cluster's secret: the file's text at ``path`` (stripped), else ``$NIUGUI_CLUSTER_SECRET``;
-    ValueError when neither holds one long enough.
+def read_secret(path: str | None, environ: Mapping[str, str] = os.environ) -> bytes:
+    """The cluster's secret: the file's text at ``path`` (stripped), else ``$NIUGUI_CLUSTER_SECRET``
+    of ``environ``; ValueError when neither holds one long enough.
 
-    >>> os.environ[SECRET_ENV] = " a secret of the cluster "
-    >>> read_secret(None)
+    >>> read_secret(None, {SECRET_ENV: " a secret of the cluster "})
     b'a secret of the cluster'
-    >>> del os.environ[SECRET_ENV]
+    >>> read_secret(None, {})  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: a cluster needs a shared secret: NIUGUI_CLUSTER_SECRET or --cluster-secret-file ...
     """
     from .seal import check_secret
 
-    text = Path(path).read_text().strip() if path else os.environ.get(SECRET_ENV, "").strip()
+    text = Path(path).read_text().strip() if path else environ.get(SECRET_ENV, "").strip()
     if not text:
         raise ValueError(
             f"a cluster needs a shared secret: {SECRET_ENV} or --cluster-secret-file (docs/scaling.md)"
