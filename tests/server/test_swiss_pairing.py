@@ -91,26 +91,27 @@ def test_places_follow_r30() -> None:
 
 
 def test_standings_score_places_then_points_and_count_bot_tables() -> None:
-    full = SwissTable(seats=(1, 2, 3, 4), games=(GameResult((0, 2), (2, -2, 2, -2)),))
-    botted = SwissTable(seats=(5, 6, None, None), games=(GameResult((1, 3), (-1, 1, -1, 1)),))
-    lines = standings([1, 2, 3, 4, 5, 6], [SwissRound((full, botted))], place_points=(5, 2, 1, 0))
+    full = SwissTable(seats=("p1", "p2", "p3", "p4"), games=(GameResult((0, 2), (2, -2, 2, -2)),))
+    botted = SwissTable(seats=("p5", "p6", None, None), games=(GameResult((1, 3), (-1, 1, -1, 1)),))
+    people = ["p1", "p2", "p3", "p4", "p5", "p6"]
+    lines = standings(people, [SwissRound((full, botted))], place_points=(5, 2, 1, 0))
     assert [(s.account_id, s.score, s.points, s.bots) for s in lines] == [
-        (1, 5, 2, 0),
-        (6, 5, 1, 1),
-        (3, 2, 2, 0),
-        (5, 0, -1, 1),
-        (2, 0, -2, 0),
-        (4, 0, -2, 0),
+        ("p1", 5, 2, 0),
+        ("p6", 5, 1, 1),
+        ("p3", 2, 2, 0),
+        ("p5", 0, -1, 1),
+        ("p2", 0, -2, 0),
+        ("p4", 0, -2, 0),
     ]
 
 
 def test_two_absences_drop_a_player_from_later_rounds() -> None:
-    people = list(range(1, 10))
-    one = SwissRound(tuple(SwissTable(t) for t in next_round(people, [])), absent=frozenset({9}))
-    assert all(9 in p for p in [[x for t in next_round(people, [one]) for x in t]])
-    two = SwissRound(tuple(SwissTable(t) for t in next_round(people, [one])), absent=frozenset({9}))
-    assert [s.dropped for s in standings(people, [one, two]) if s.account_id == 9] == [True]
+    people = [f"p{n}" for n in range(1, 10)]
+    one = SwissRound(tuple(SwissTable(t) for t in next_round(people, [])), absent=frozenset({"p9"}))
+    assert all("p9" in p for p in [[x for t in next_round(people, [one]) for x in t]])
+    two = SwissRound(tuple(SwissTable(t) for t in next_round(people, [one])), absent=frozenset({"p9"}))
+    assert [s.dropped for s in standings(people, [one, two]) if s.account_id == "p9"] == [True]
     third = next_round(people, [one, two])
-    assert 9 not in [x for t in third for x in t]
-    assert sorted(x for t in third for x in t if x is not None) == list(range(1, 9))
+    assert "p9" not in [x for t in third for x in t]
+    assert sorted(x for t in third for x in t if x is not None) == people[:8]
     assert all(None not in t for t in third)  # eight left: no bots

@@ -13,11 +13,12 @@ Pure: no server imports. Players are account ids; ``order`` is the standing, bes
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from itertools import combinations
+from typing import Generic, TypeVar
 
 SEATS = 4
-Pair = tuple[int, int]
+P = TypeVar("P", bound=Hashable)
 # The search's budget of visited nodes: complete for small fields (the tests compare it with brute
 # force); past it, the best pairing found so far stands (fewest repeats, then closest standing).
 SEARCH_BUDGET = 50_000
@@ -39,21 +40,23 @@ def table_sizes(players: int) -> tuple[int, ...]:
     return tuple(sorted(sizes, reverse=True))
 
 
-def pairs_of(tables: Iterable[Sequence[int]]) -> set[Pair]:
-    """Every pair of players who sat at one table (each pair sorted).
+def pairs_of(tables: Iterable[Sequence[P]]) -> set[frozenset[P]]:
+    """Every pair of players who sat at one table.
 
-    >>> sorted(pairs_of([(3, 1, 2)]))
-    [(1, 2), (1, 3), (2, 3)]
+    >>> sorted(sorted(p) for p in pairs_of([(3, 1, 2)]))
+    [[1, 2], [1, 3], [2, 3]]
     """
-    return {(min(a, b), max(a, b)) for table in tables for a, b in combinations(table, 2)}
+    return {frozenset((a, b)) for table in tables for a, b in combinations(table, 2)}
 
 
-def repeats(tables: Iterable[Sequence[int]], met: set[Pair]) -> int:
+def repeats(tables: Iterable[Sequence[P]], met: set[frozenset[P]]) -> int:
     """How many pairs at these tables already met (the number the pairing keeps at its least)."""
     return len(pairs_of(tables) & met)
 
 
-def pair_round(order: Sequence[int], met: set[Pair], budget: int = SEARCH_BUDGET) -> list[tuple[int, ...]]:
+def pair_round(
+    order: Sequence[P], met: set[frozenset[P]], budget: int = SEARCH_BUDGET
+) -> list[tuple[P, ...]]:
     """Tables for one round: the fewest pairs that already met (zero whenever possible), and among
     those the first in standing order (the best remaining player takes the next table with the best
     players who keep the repeats within the bound). Each player sits exactly once.
@@ -62,7 +65,7 @@ def pair_round(order: Sequence[int], met: set[Pair], budget: int = SEARCH_BUDGET
     the budget of visited nodes runs out first, each table in turn takes the mates adding fewest.
     """
     sizes = table_sizes(len(order))
-    search = _Search(met, budget)
+    search: _Search[P] = _Search(met, budget)
     for bound in range(len(pairs_of([order])) + 1):
         found = search.run([], list(order), list(sizes), bound)
         if found is not None:
@@ -72,9 +75,9 @@ def pair_round(order: Sequence[int], met: set[Pair], budget: int = SEARCH_BUDGET
     return _greedy(list(order), list(sizes), met)
 
 
-def _greedy(left: list[int], sizes: list[int], met: set[Pair]) -> list[tuple[int, ...]]:
+def _greedy(left: list[P], sizes: list[int], met: set[frozenset[P]]) -> list[tuple[P, ...]]:
     """Table by table, the best remaining player with the mates adding the fewest repeats."""
-    tables: list[tuple[int, ...]] = []
+    tables: list[tuple[P, ...]] = []
     for size in sizes:
         head, rest = left[0], left[1:]
         mates = min(combinations(rest, size - 1), key=lambda m: repeats([(head, *m)], met))
@@ -83,16 +86,16 @@ def _greedy(left: list[int], sizes: list[int], met: set[Pair]) -> list[tuple[int
     return tables
 
 
-class _Search:
+class _Search(Generic[P]):
     """Depth-first over partitions in standing order, pruning past a bound of repeats."""
 
-    def __init__(self, met: set[Pair], budget: int) -> None:
+    def __init__(self, met: set[frozenset[P]], budget: int) -> None:
         self.met = met
         self.budget = budget
 
     def run(
-        self, tables: list[tuple[int, ...]], left: list[int], sizes: list[int], bound: int
-    ) -> list[tuple[int, ...]] | None:
+        self, tables: list[tuple[P, ...]], left: list[P], sizes: list[int], bound: int
+    ) -> list[tuple[P, ...]] | None:
         if not left:
             return tables
         head, rest = left[0], left[1:]

@@ -6,9 +6,9 @@ the game's points (R33–R35) add up as the tie-break. A player absent at a roun
 under 托管 for that round (the bot's places and points count as theirs) and, after two absences, is
 dropped from the rounds that follow.
 
->>> t = SwissTable(seats=(1, 2, 3, None), games=(GameResult(finish=(2, 0), scores=(2, -2, 2, -2)),))
->>> [(s.account_id, s.score, s.points, s.bots) for s in standings([1, 2, 3], [SwissRound((t,))])]
-[(3, 3, 2, 1), (1, 2, 2, 1), (2, 0, -2, 1)]
+>>> t = SwissTable(seats=("a", "b", "c", None), games=(GameResult(finish=(2, 0), scores=(2, -2, 2, -2)),))
+>>> [(s.account_id, s.score, s.points, s.bots) for s in standings(["a", "b", "c"], [SwissRound((t,))])]
+[('c', 3, 2, 1), ('a', 2, 2, 1), ('b', 0, -2, 1)]
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from niugui.server.swiss.pairing import Pair, pair_round, pairs_of
+from niugui.server.swiss.pairing import pair_round, pairs_of
 
 PLACE_POINTS = (3, 2, 1, 0)
 DROP_AFTER = 2  # absences
@@ -34,10 +34,10 @@ class GameResult:
 class SwissTable:
     """A round's table: the account at each seat (``None``: a bot filling the table) and its games."""
 
-    seats: tuple[int | None, ...]
+    seats: tuple[str | None, ...]
     games: tuple[GameResult, ...] = ()
 
-    def people(self) -> tuple[int, ...]:
+    def people(self) -> tuple[str, ...]:
         return tuple(p for p in self.seats if p is not None)
 
 
@@ -46,7 +46,7 @@ class SwissRound:
     """A round: its tables and who was absent at its start (托管 for the round)."""
 
     tables: tuple[SwissTable, ...]
-    absent: frozenset[int] = field(default_factory=frozenset)
+    absent: frozenset[str] = field(default_factory=frozenset)
 
 
 @dataclass
@@ -54,7 +54,7 @@ class Standing:
     """One entrant's line: place points, game points (tie-break), games, absences, games at a table
     with bots, and whether they were dropped."""
 
-    account_id: int
+    account_id: str
     score: int = 0
     points: int = 0
     games: int = 0
@@ -73,7 +73,7 @@ def places(finish: Sequence[int], seats: int = 4) -> list[int]:
 
 
 def standings(
-    entrants: Sequence[int], rounds: Sequence[SwissRound], place_points: Sequence[int] = PLACE_POINTS
+    entrants: Sequence[str], rounds: Sequence[SwissRound], place_points: Sequence[int] = PLACE_POINTS
 ) -> list[Standing]:
     """Every entrant's line, best first: place points, then game points, then registration order."""
     lines = {p: Standing(p) for p in entrants}
@@ -98,18 +98,18 @@ def standings(
     return sorted(lines.values(), key=lambda s: (-s.score, -s.points, rank[s.account_id]))
 
 
-def met_pairs(rounds: Sequence[SwissRound]) -> set[Pair]:
+def met_pairs(rounds: Sequence[SwissRound]) -> set[frozenset[str]]:
     """Every pair of people who already sat at one table."""
     return pairs_of(t.people() for r in rounds for t in r.tables)
 
 
 def next_round(
-    entrants: Sequence[int], rounds: Sequence[SwissRound], place_points: Sequence[int] = PLACE_POINTS
-) -> list[tuple[int | None, ...]]:
+    entrants: Sequence[str], rounds: Sequence[SwissRound], place_points: Sequence[int] = PLACE_POINTS
+) -> list[tuple[str | None, ...]]:
     """The next round's tables (seats; ``None`` a bot): the entrants not dropped, paired by standing.
 
-    >>> next_round([1, 2, 3, 4, 5], [])
-    [(1, 2, 3, None), (4, 5, None, None)]
+    >>> next_round(["a", "b", "c", "d", "e"], [])
+    [('a', 'b', 'c', None), ('d', 'e', None, None)]
     """
     order = [s.account_id for s in standings(entrants, rounds, place_points) if not s.dropped]
     tables = pair_round(order, met_pairs(rounds))
