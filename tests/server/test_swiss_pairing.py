@@ -10,8 +10,8 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from niugui.server.swiss.pairing import pair_round, pairs_of, repeats, table_sizes
-from niugui.server.swiss.standings import (
+from niugui.server.events.swiss_pairing import pair_round, pairs_of, repeats, table_sizes
+from niugui.server.events.swiss_standings import (
     GameResult,
     SwissRound,
     SwissTable,

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from niugui.server.swiss.pairing import pair_round, pairs_of
+from .swiss_pairing import pair_round, pairs_of
 
 PLACE_POINTS = (3, 2, 1, 0)
 DROP_AFTER = 2  # absences

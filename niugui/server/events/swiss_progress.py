@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from niugui.server.swiss.standings import (
+from .swiss_standings import (
     PLACE_POINTS,
     GameResult,
     Standing,
