@@ -38,6 +38,7 @@ from .routes import (
     clubs,
     community,
     events,
+    events_swiss,
     friends,
     health,
     page_config,
@@ -64,6 +65,7 @@ ROUTERS = (
     friends.router,
     clubs.router,
     events.router,
+    events_swiss.router,
     sessions.router,
     endpoint.router,
 )
@@ -125,11 +127,13 @@ async def running(
     sweeper = asyncio.create_task(expiry.run(hub, limits))
     # a cluster node learns other nodes' club changes (members, presets) within this time (issue 29)
     clubs = asyncio.create_task(hub.follow_clubs(CLUBS_SECONDS)) if node is not None else None
+    swiss = asyncio.create_task(hub.swiss.follow())  # Swiss tournaments whose start has come (issue 30)
     logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
     try:
         yield services
     finally:
         sweeper.cancel()
+        swiss.cancel()
         if clubs is not None:
             clubs.cancel()
         if node is None:

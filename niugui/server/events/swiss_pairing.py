@@ -65,7 +65,7 @@ def pair_round(
     the budget of visited nodes runs out first, each table in turn takes the mates adding fewest.
     """
     sizes = table_sizes(len(order))
-    search: _Search[P] = _Search(met, budget)
+    search: _PairingSearch[P] = _PairingSearch(met, budget)
     for bound in range(len(pairs_of([order])) + 1):
         found = search.run([], list(order), list(sizes), bound)
         if found is not None:
@@ -86,7 +86,7 @@ def _greedy(left: list[P], sizes: list[int], met: set[frozenset[P]]) -> list[tup
     return tables
 
 
-class _Search(Generic[P]):
+class _PairingSearch(Generic[P]):
     """Depth-first over partitions in standing order, pruning past a bound of repeats."""
 
     def __init__(self, met: set[frozenset[P]], budget: int) -> None:

@@ -27,8 +27,8 @@ from typing import Any, Literal
 from .swiss_standings import (
     PLACE_POINTS,
     GameResult,
-    Standing,
     SwissRound,
+    SwissStanding,
     SwissTable,
     next_round,
     standings,
@@ -77,7 +77,7 @@ class SwissProgress:
         self.nicknames[account_id] = nickname
         return True
 
-    def standings(self) -> list[Standing]:
+    def standings(self) -> list[SwissStanding]:
         return standings(self.entrants, self.rounds, self.settings.place_points)
 
     def begin_round(self, present: set[str]) -> list[TablePlan]:
@@ -136,11 +136,18 @@ class SwissProgress:
             self.phase = "finished"
         return over
 
-    def _index(self, table_id: str) -> int:
+    def table_index(self, table_id: str) -> int | None:
+        """The index of ``table_id`` among the current round's tables (None: not one of them)."""
         for index, plan in enumerate(self.plans[-1] if self.plans else ()):
             if plan.table_id == table_id:
                 return index
-        raise KeyError(table_id)
+        return None
+
+    def _index(self, table_id: str) -> int:
+        index = self.table_index(table_id)
+        if index is None:
+            raise KeyError(table_id)
+        return index
 
     def to_json(self) -> dict[str, Any]:
         return {

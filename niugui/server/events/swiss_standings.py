@@ -50,7 +50,7 @@ class SwissRound:
 
 
 @dataclass
-class Standing:
+class SwissStanding:
     """One entrant's line: place points, game points (tie-break), games, absences, games at a table
     with bots, and whether they were dropped."""
 
@@ -74,9 +74,9 @@ def places(finish: Sequence[int], seats: int = 4) -> list[int]:
 
 def standings(
     entrants: Sequence[str], rounds: Sequence[SwissRound], place_points: Sequence[int] = PLACE_POINTS
-) -> list[Standing]:
+) -> list[SwissStanding]:
     """Every entrant's line, best first: place points, then game points, then registration order."""
-    lines = {p: Standing(p) for p in entrants}
+    lines = {p: SwissStanding(p) for p in entrants}
     for rnd in rounds:
         for p in rnd.absent:
             if p in lines:
