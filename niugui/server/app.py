@@ -116,6 +116,7 @@ async def running(
     node = None
     if config.cluster is None:
         hub.restore()
+        hub.swiss.resume()  # the Swiss tournaments this server was running (issue 30)
     else:  # a cluster node adopts the tables nobody holds
         from .cluster.node import Node
 
