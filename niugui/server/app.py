@@ -25,6 +25,8 @@ from fastapi import FastAPI
 from . import auth, expiry, logs
 from .config import Config
 from .dispatch import Registry
+from .events.daily import keep_daily
+from .events.store import EventStore
 from .fairuse import FairUse
 from .guard import Guard
 from .handlers import ROUTES
@@ -123,6 +125,7 @@ async def running(
     hasher = auth.PasswordHasher(limits.hash_workers, limits.hash_queue)
     services = AppServices(config, fair.metrics, store, hub, lobby, fair, hasher, Clients(), node)
     sweeper = asyncio.create_task(expiry.run(hub, limits))
+    daily = asyncio.create_task(keep_daily(EventStore(store.engine), config.community))  # issue 30
     # a cluster node learns other nodes' club changes (members, presets) within this time (issue 29)
     clubs = asyncio.create_task(hub.follow_clubs(CLUBS_SECONDS)) if node is not None else None
     logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
@@ -130,6 +133,7 @@ async def running(
         yield services
     finally:
         sweeper.cancel()
+        daily.cancel()
         if clubs is not None:
             clubs.cancel()
         if node is None:
