@@ -84,7 +84,8 @@ class EventSeats:
         table.dealer, table.bots = new.dealer, new.bots
 
         def created(outcome: Answer | BaseException) -> None:
-            if isinstance(outcome, BaseException):
+            if isinstance(outcome, BaseException):  # not stored: the board stays to play
+                self.services.read(lambda: EventStore(self.store.engine).drop_table(table.id), _logged)
                 reply(outcome)
                 return
             logs.info("event table opened", event=event_id, table=table.id, what=seating.label)
@@ -103,3 +104,8 @@ class EventSeats:
             return
         self.directory.follow(client, table.id)
         table.subscribe(client, None, with_data(reply, lambda: table.summary(client.account_id)))
+
+
+def _logged(outcome: object) -> None:
+    if isinstance(outcome, BaseException):
+        logs.warning("an event's entry was not forgotten", error=repr(outcome))
