@@ -72,18 +72,11 @@ class EventSeats:
         return self.kinds[event.kind].seat(events, event, account, nickname, now)
 
     def _sit(self, client: Client, event_id: str, seating: Seating, reply: Reply) -> None:
-        account = client.account_id
-        answer = with_data(reply, lambda: table.summary(account))
         new = seating.new
-        if new is None:  # back at a table that exists
-            found = self.directory.tables.get(seating.table)
-            if found is None:
-                reply(Fault("not_found", "your table of this event is not on this server"))
-                return
-            table = found
-            self.directory.follow(client, table.id)
-            table.subscribe(client, None, answer)
+        if new is None:
+            self._back_at(client, seating.table, reply)
             return
+        account = client.account_id
         state = TableModel(
             seating.table, creator=creator_of(event_id), code=short_id(6), settings=new.settings
         )
@@ -91,12 +84,28 @@ class EventSeats:
         table.dealer, table.bots = new.dealer, new.bots
 
         def created(outcome: Answer | BaseException) -> None:
-            if isinstance(outcome, BaseException):
+            if isinstance(outcome, BaseException):  # not stored: the board stays to play
+                self.services.read(lambda: EventStore(self.store.engine).drop_table(table.id), _logged)
                 reply(outcome)
                 return
             logs.info("event table opened", event=event_id, table=table.id, what=seating.label)
             self.directory.follow(client, table.id)
             table.subscribe(client, None)
-            table.seat_group([(account, client.nickname, None)], new.level, answer, seats=(new.seat,))
+            seated = with_data(reply, lambda: table.summary(account))
+            table.seat_group([(account, client.nickname, None)], new.level, seated, seats=(new.seat,))
 
         table.create(new.settings, created)
+
+    def _back_at(self, client: Client, table_id: str, reply: Reply) -> None:
+        """Subscribe ``client`` to its table of the event that exists (a board it has not finished)."""
+        table = self.directory.tables.get(table_id)
+        if table is None:
+            reply(Fault("not_found", "your table of this event is not on this server"))
+            return
+        self.directory.follow(client, table.id)
+        table.subscribe(client, None, with_data(reply, lambda: table.summary(client.account_id)))
+
+
+def _logged(outcome: object) -> None:
+    if isinstance(outcome, BaseException):
+        logs.warning("an event's entry was not forgotten", error=repr(outcome))
