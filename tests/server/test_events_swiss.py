@@ -205,12 +205,25 @@ def test_a_swiss_of_eight_runs_two_rounds_to_its_final_table_with_one_absentee(s
     assert after["type"] == "error" and after["code"] == "bad_state", after  # nothing left to play
 
 
-def test_a_clubs_swiss_is_for_its_members_only(server: Server) -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    db = None if request.param == "sqlite" else request.getfixturevalue("pg_schema_url")
+    srv = Server(tmp_path / "data", *FAST, db=db).start()
+    yield srv
+    srv.stop()
+
+
+def test_a_clubs_swiss_is_for_its_members_and_starts_at_its_time(any_db_server: Server) -> None:
+    """A club's Swiss: a stranger gets the answer of no event at all; it starts by itself at
+    ``starts_at``; one entrant plays with three bots filling the table (1 is not a multiple of 4)."""
+    server = any_db_server
     owner, member, stranger = registered(server, "东家"), Player(server, "会员"), Player(server, "路人")
     club = ok(server, "POST", "/api/clubs", owner, name="周五牌局")["club"]
     ok(server, "POST", f"/api/clubs/{club['id']}/join", member, code=club["invite_code"])
-    soon = time.time() + 3600
-    body = {"kind": "swiss", "name": "俱乐部瑞士", "club": club["id"], "starts_at": soon}
+    bad = call(server, "POST", "/api/events", owner, kind="swiss", name="x", place_points=[1, 2, 3, 4])
+    assert code_of(bad) == (422, "invalid_input")
+    starts = time.time() + 6  # time enough to register; the server looks every 2 s
+    body = {"kind": "swiss", "name": "俱乐部瑞士", "club": club["id"], "starts_at": starts, "rounds": 1}
     eid = ok(server, "POST", "/api/events", owner, **body)["event"]["id"]
     assert ok(server, "POST", f"/api/events/{eid}/join", member)["entrants"] == 1
     nothing = call(server, "POST", "/api/events/nosuchevent/join", stranger)
@@ -218,8 +231,18 @@ def test_a_clubs_swiss_is_for_its_members_only(server: Server) -> None:
         refused = call(server, method, path, stranger)
         assert code_of(refused) == code_of(nothing) == (404, "no_event"), path
         assert refused.text.replace(eid, "X") == nothing.text.replace("nosuchevent", "X")
-    bad = call(server, "POST", "/api/events", owner, kind="swiss", name="x", place_points=[1, 2, 3, 4])
-    assert code_of(bad) == (422, "invalid_input")
+    refused_ws = stranger.request("play_event", event=eid)
+    assert refused_ws["type"] == "error" and refused_ws["code"] == "not_found", refused_ws
+
+    wait_until([member], lambda: seated_in(member, 1) is not None, "the start at starts_at", 4 * WAIT)
+    assert time.time() >= starts
+    late = call(server, "POST", f"/api/events/{eid}/join", owner)
+    assert code_of(late) == (409, "event_started")
+    final = play_rounds(server, [member], eid, rounds=1)
+    (table,) = final["rounds"][0]["tables"]
+    assert table["bots"] == 3 and [s["bot"] for s in table["seats"]] == [False, True, True, True]
+    (line,) = final["final"]
+    assert line["account_id"] == member.account_id and line["games"] == 1 and line["bot_games"] == 1
 
 
 def test_a_restarted_server_carries_on_its_swiss(tmp_path: Path) -> None:
