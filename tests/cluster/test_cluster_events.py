@@ -53,5 +53,13 @@ def test_a_board_played_on_one_node_shows_on_the_other(cluster: Cluster) -> None
     nxt = on_b.ok("play_event", event=event)["data"]["table"]  # board 2, opened on node 1
     assert nxt["id"] != table and nxt["name"].endswith("· 2")
     cluster.wait(lambda: cluster.owner(nxt["id"]) == "n1", "node 1 to hold board 2's table's lease")
+    back = ann.request("play_event", event=event)  # through node 0: board 2 is watched at node 1
+    assert back["type"] == "ack", back
+
+    def framed() -> bool:
+        ann.pump()
+        return ann.views.get(nxt["id"]) is not None
+
+    cluster.wait(framed, "board 2's frames to reach node 0's connection")
     for p in (ann, on_b, stranger):
         p.close()
