@@ -9,10 +9,13 @@ and seated, the bots in the other seats. The deal follows at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import logs
 from ..clubs_store import ClubStore
 from ..creation import TableFactory, short_id, with_data
 from ..directory import Directory
+from ..protocol import Watch
 from ..store import Store
 from ..tables import Answer, Client, Fault, Reply, Services, TableModel, is_bot_account
 from .base import EventKind, EventRefused, Seating, creator_of
@@ -32,6 +35,8 @@ class EventSeats:
     ) -> None:
         self.store, self.directory, self.factory, self.services = store, directory, factory, services
         self.kinds = kinds
+        self.elsewhere: Callable[[Client, Watch, Reply], None] | None = None
+        """On a cluster, the hub's ``handle``: a board's table on another node is watched there."""
 
     def play(self, client: Client, event_id: str, reply: Reply) -> None:
         """Seat ``client`` at its next table of ``event_id`` (or back at the one it has not finished)."""
@@ -99,6 +104,9 @@ class EventSeats:
     def _back_at(self, client: Client, table_id: str, reply: Reply) -> None:
         """Subscribe ``client`` to its table of the event that exists (a board it has not finished)."""
         table = self.directory.tables.get(table_id)
+        if table is None and self.elsewhere is not None:  # a cluster: its node serves it (watch's ack)
+            self.elsewhere(client, Watch(type="watch", id="play_event", table=table_id), reply)
+            return
         if table is None:
             reply(Fault("not_found", "your table of this event is not on this server"))
             return
