@@ -136,10 +136,22 @@ class SwissRounds:
     # ---- rounds ----------------------------------------------------------------------------------------
 
     def _begin_round(self, event_id: str) -> None:
+        """Pair the next round, those connected now present, in the thread pool (the search for the
+        fewest repeats may take a moment: docs/protocol.md 6e); then open its tables."""
+        progress = self.running[event_id].progress
+        present = {a for a in progress.entrants if self.directory.connections(a)}
+
+        def paired(outcome: list[TablePlan] | BaseException) -> None:
+            if isinstance(outcome, BaseException):
+                logs.failure("swiss: the round could not be paired", outcome, event=event_id)
+                return
+            self._seat_round(event_id, outcome)
+
+        self.services.read(lambda: progress.begin_round(present), paired)
+
+    def _seat_round(self, event_id: str, plans: list[TablePlan]) -> None:
         run = self.running[event_id]
         progress = run.progress
-        present = {a for a in progress.entrants if self.directory.connections(a)}
-        plans = progress.begin_round(present)
         logs.info("swiss round", event=event_id, round=len(progress.rounds), tables=len(plans))
         if progress.phase == "finished":
             self._save(event_id)
