@@ -95,9 +95,15 @@ class SwissRounds:
         swiss, events = SwissStore(self.store.engine), EventStore(self.store.engine)
         for event_id in swiss.running():
             event, found = events.event(event_id), swiss.progress(event_id)
-            if event is None or found is None or not found[1]:
+            if event is None or found is None:
                 continue
-            progress = SwissProgress.from_json(found[1], swiss_settings(event))
+            if found[1]:
+                progress = SwissProgress.from_json(found[1], swiss_settings(event))
+            else:  # claimed, but stopped before round 1 was stored: round 1 begins after the wait
+                progress = SwissProgress(swiss_settings(event))
+                for account_id, nickname in swiss.entrants(event_id):
+                    progress.register(account_id, nickname)
+                progress.phase = "running"
             self.running[event_id] = _Running(event, progress)
             over = all(p.done for p in progress.plans[-1]) if progress.plans else True
             for index, plan in enumerate(progress.plans[-1] if progress.plans else ()):
