@@ -25,6 +25,8 @@ from fastapi import FastAPI
 from . import auth, expiry, logs
 from .config import Config
 from .dispatch import Registry
+from .events.daily import keep_daily
+from .events.store import EventStore
 from .fairuse import FairUse
 from .guard import Guard
 from .handlers import ROUTES
@@ -33,7 +35,19 @@ from .hub import Hub
 from .limits import Exempt
 from .metrics import Metrics
 from .protocol import PROTOCOL_VERSION
-from .routes import accounts, clubs, community, friends, health, page_config, replays, sessions, tables
+from .routes import (
+    accounts,
+    clubs,
+    community,
+    events,
+    events_swiss,
+    friends,
+    health,
+    page_config,
+    replays,
+    sessions,
+    tables,
+)
 from .services import AppServices
 from .static import StaticSite
 from .store import Store
@@ -52,6 +66,8 @@ ROUTERS = (
     replays.router,
     friends.router,
     clubs.router,
+    events.router,
+    events_swiss.router,
     sessions.router,
     endpoint.router,
 )
@@ -102,6 +118,7 @@ async def running(
     node = None
     if config.cluster is None:
         hub.restore()
+        hub.swiss.resume()  # the Swiss tournaments this server was running (issue 30)
     else:  # a cluster node adopts the tables nobody holds
         from .cluster.node import Node
 
@@ -111,13 +128,19 @@ async def running(
     hasher = auth.PasswordHasher(limits.hash_workers, limits.hash_queue)
     services = AppServices(config, fair.metrics, store, hub, lobby, fair, hasher, Clients(), node)
     sweeper = asyncio.create_task(expiry.run(hub, limits))
+    daily = asyncio.create_task(keep_daily(EventStore(store.engine), config.community))  # issue 30
     # a cluster node learns other nodes' club changes (members, presets) within this time (issue 29)
     clubs = asyncio.create_task(hub.follow_clubs(CLUBS_SECONDS)) if node is not None else None
+    # Swiss tournaments whose start has come (issue 30); not on a cluster yet (see routes/events_swiss)
+    swiss = asyncio.create_task(hub.swiss.follow()) if node is None else None
     logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
     try:
         yield services
     finally:
         sweeper.cancel()
+        if swiss is not None:
+            swiss.cancel()
+        daily.cancel()
         if clubs is not None:
             clubs.cancel()
         if node is None:

@@ -16,6 +16,9 @@ from .config import Config
 from .creation import TableFactory
 from .directory import Directory
 from .dispatch import Registry
+from .events.kinds import event_kinds
+from .events.seating import EventSeats
+from .events.swiss_rounds import SwissRounds
 from .handlers import ROUTES
 from .lobby import Lobby
 from .metrics import Metrics
@@ -87,6 +90,10 @@ class Hub:
         )
         self._cluster: Cluster | None = None
         self._club_rooms = ClubRooms(self._directory, self._record_room, limits.club_rooms)
+        kinds = event_kinds(config.community)
+        self._events = EventSeats(store, self._directory, self._factory, services, kinds)
+        turn = float(config.community.event_turn_seconds)
+        self._swiss = SwissRounds(store, self._directory, self._factory, services, turn)
 
     # ---- the parts (what handlers use: dispatch.Desk) ---------------------------------------------
 
@@ -115,6 +122,16 @@ class Hub:
     def club_rooms(self) -> ClubRooms:
         """New clubs' rooms (issue 29): who may create one, with which settings."""
         return self._club_rooms
+
+    @property
+    def events(self) -> EventSeats:
+        """Entrants seated at their events' tables (issue 30)."""
+        return self._events
+
+    @property
+    def swiss(self) -> SwissRounds:
+        """The Swiss tournaments this server runs (issue 30): their rounds' tables."""
+        return self._swiss
 
     def _record_room(self, table_id: str, club: str) -> None:
         """Store that ``table_id`` is ``club``'s room, in the thread pool."""
@@ -172,6 +189,7 @@ class Hub:
         """Become a node of a cluster: requests for other nodes' tables go through ``cluster``."""
         self._cluster = cluster
         self.loader.drops = cluster.drops
+        self._events.elsewhere = self.handle  # an entrant's board may be at another node's table
 
     # ---- startup and shutdown ---------------------------------------------------------------------
 

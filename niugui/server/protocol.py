@@ -337,6 +337,18 @@ class QueueBots(Request):
     id: ClientId
 
 
+class PlayEvent(Request):
+    """Play an event (issue 30): seats you at a table for your next board of a duplicate event (one
+    person against the event's bots, the board's deal and seat) — or back at the board you have not
+    finished — as any other table: you are subscribed and seated, and the deal follows. Ack data
+    ``{"table": TableSummary}``. Refused (``not_found``) for an event you may not see (a club's, to
+    a non-member), ``bad_state`` before its start, after its end or once every board is played."""
+
+    type: Literal["play_event"]
+    id: ClientId
+    event: Text = Field(min_length=1, max_length=16, description="the event's id")
+
+
 class FreeSeat(TableRequest):
     """Creator only, not during a game: free the seat of an absent player (not connected and not
     ready) for someone else — not an escape, since no game is in progress."""
@@ -881,8 +893,20 @@ class Invitation(Message):
     settings: TableSettings
 
 
+class EventSeated(Message):
+    """A Swiss tournament's round has begun (issue 30): you are seated at ``seat`` of ``table`` for
+    round ``round`` of ``event``, and subscribed to it (its snapshot and events follow). Sent to each
+    entrant connected at the round's start; ``play_event`` takes you back to that table."""
+
+    type: Literal["event_seated"]
+    event: str
+    round: int
+    table: TableId
+    seat: Seat
+
+
 ServerMessage = Annotated[
-    Welcome | Ack | Error | Event | Snapshot | QueueStatus | RematchStatus | Invitation,
+    Welcome | Ack | Error | Event | Snapshot | QueueStatus | RematchStatus | Invitation | EventSeated,
     Field(discriminator="type"),
 ]
 
@@ -1054,6 +1078,12 @@ HttpErrorCode = Literal[
     "club_limit",  # 403: a club's or an account's limit (members, clubs) is reached
     "registered_only",  # 403: only a registered account (not a guest, not a bot) owns a club
     "room_in_play",  # 409: a room in play cannot be closed; wait for its game to end
+    # ---- events (issue 30) ----
+    "no_event",  # 404: no such event, or a club's event to a non-member (the same answer)
+    "event_closed",  # 409: the event is not open (before its start, after its end) or you played it all
+    "event_started",  # 409: a Swiss tournament has started: its registration is closed
+    "event_owner",  # 403: only the event's owner may do this (start a Swiss early)
+    "event_bot",  # 403: bot accounts do not enter events
 ]
 
 
@@ -1248,3 +1278,29 @@ class ClubHandOver(Request):
     """``POST /api/clubs/{id}/owner``: the owner hands the club to a member (and becomes an admin)."""
 
     account_id: Text = Field(min_length=1, max_length=32)
+
+
+# ---- events (issue 30): HTTP bodies -------------------------------------------------------------
+
+
+class EventCreate(Request):
+    """``POST /api/events``: a new event of a registered account, for its club (``club``: members
+    only) or as an unlisted link. Without ``starts_at`` it is open at once; ``ends_at`` defaults to a
+    day after the start. A duplicate event: ``boards`` and ``bot_level`` (default 8, ``expert``).
+    A kind's own settings are checked by its entry in ``niugui.server.events.kinds.EVENT_KINDS``."""
+
+    kind: Literal["duplicate", "swiss"]
+    name: Text = Field(min_length=1, max_length=60)
+    boards: int | None = Field(None, ge=1, le=32, description="a duplicate event's number of boards")
+    bot_level: BotLevel | None = Field(None, description="the event's bots")
+    club: Text | None = Field(None, min_length=1, max_length=16, description="the club whose event it is")
+    starts_at: float | None = Field(None, ge=0, description="Unix seconds; absent: now")
+    ends_at: float | None = Field(None, ge=0, description="Unix seconds; absent: a day after the start")
+    rounds: int | None = Field(None, ge=1, le=20, description="a Swiss's rounds (default 3)")
+    games: int | None = Field(None, ge=1, le=16, description="a Swiss's games per round (default 1)")
+    place_points: list[int] | None = Field(
+        None,
+        min_length=4,
+        max_length=4,
+        description="a Swiss's points for 上游, 二游, 三游, 下游 (default 3, 2, 1, 0), not increasing",
+    )
