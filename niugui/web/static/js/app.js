@@ -22,6 +22,7 @@ const screens = {
   tutorial: () => import("./tutorial.js"),
   friends: () => import("./friends.js"),
   clubs: () => import("./clubs.js"),
+  event: () => import("./events.js"),
 };
 
 const app = document.getElementById("app");
@@ -286,6 +287,17 @@ function route() {
       clubsScreen(root, { conn, clubId, code: params.get("code"), onBack: () => (location.hash = "#/"), onClub, onOpenTable: goTable, toast });
       return null;
     }));
+    return;
+  }
+  if (parts[0] === "event" && parts[1]) { // an event's standings and boards (issue 30)
+    later("event", ({ EventScreen }) => mount((root) => new EventScreen(root, {
+      conn,
+      eventId: decodeURIComponent(parts[1]),
+      onBack: () => (location.hash = "#/"),
+      onOpenTable: goTable,
+      onReplay: (id) => (location.hash = replayHash(id)),
+      toast,
+    })));
     return;
   }
   if (parts[0] === "history") {
