@@ -69,12 +69,9 @@ export function myStanding(standings, accountId) {
 /** A percentage as shown: 62.5% (the server's percent, 0–100). */
 export const percentText = (p) => (p === null || p === undefined ? "—" : `${Number(p).toFixed(1)}%`);
 
-/** Matchpoints as shown: ½ for a half (3.5 → 3½). */
-export function mpText(mp) {
-  const whole = Math.floor(mp);
-  if (mp - whole === 0.5) return `${whole || ""}½`;
-  return String(Math.round(mp * 100) / 100);
-}
+/** Matchpoints as shown: 3, 21.5 (a tie scores ½, so halves are common; "½" alone reads badly in
+ *  some CJK fonts, hence the decimal). */
+export const mpText = (mp) => String(Math.round(mp * 100) / 100);
 
 /** A time (seconds since 1970, or an ISO text) in the page's language, e.g. 12月6日 00:00. */
 export function whenText(at) {

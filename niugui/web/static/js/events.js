@@ -57,11 +57,12 @@ export function boardTable(board, me, onReplay) {
   for (const r of board.results) {
     const tr = el("tr", r.account_id === me ? "you" : "");
     tr.dataset.account = r.account_id;
-    const place = r.place !== undefined && r.place !== null ? ` · ${t(`place_${r.place}`)}` : "";
+    const who = cell("td", r.nickname, "ev-name");
+    if (r.place !== undefined && r.place !== null) who.append(el("div", "muted", t(`place_${r.place}`))); // 上游…下游
     const replay = r.game_id ? button("btn small secondary", t("ev_replay"), "event-replay", () => onReplay(r.game_id)) : "";
     const last = el("td", "num");
     last.append(replay);
-    tr.append(cell("td", r.nickname, "ev-name"), cell("td", `${signed(r.score)}${place}`, "num"), cell("td", mpText(r.matchpoints), "num"), last);
+    tr.append(who, cell("td", signed(r.score), "num"), cell("td", mpText(r.matchpoints), "num"), last);
     table.append(tr);
   }
   box.append(table);
