@@ -221,7 +221,7 @@ function route() {
   }
   if (parts[0] === "replay") {
     later("replay", ({ ReplayScreen }) =>
-      mount((root) => new ReplayScreen(root, { gameId: parts[1] || null, gameNo: params.get("n"), onBack: () => history.back(), langButton }), false),
+      mount((root) => new ReplayScreen(root, { gameId: parts[1] || null, gameNo: params.get("n"), code: params.get("code"), onBack: () => history.back(), langButton }), false),
     );
     return;
   }
@@ -295,7 +295,7 @@ function route() {
       eventId: decodeURIComponent(parts[1]),
       onBack: () => (location.hash = "#/"),
       onOpenTable: goTable,
-      onReplay: (id) => (location.hash = replayHash(id)),
+      onReplay: ({ gameId, code }) => (location.hash = `#/replay/${gameId}${code ? `?code=${encodeURIComponent(code)}` : ""}`),
       toast,
     })));
     return;

@@ -2,6 +2,7 @@
 // next board; at that table, once the board is over, 下一副 and 成绩榜 lead on. Also the small readers
 // of what the server sends about an event (docs/protocol.md "Events"), one copy for every screen.
 
+import { button, el } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import "./eventwords.js";
 
@@ -60,11 +61,45 @@ export function eventButtons(st, tableId, { conn, toast }) {
   ];
 }
 
-/** A standing's row of this account, with its place (1-based), or null. */
-export function myStanding(standings, accountId) {
-  const i = (standings || []).findIndex((s) => s.account_id === accountId);
-  return i < 0 ? null : { ...standings[i], place: standings[i].place ?? i + 1 };
+/** Your boards played of all, your place and percentage (an event's view, with `me`), e.g.
+ *  "已打 2/8 副 · 第 3 名（共 12 人）· 58.3%". */
+export function progressLine(view) {
+  const { me } = view;
+  const line = el("div", "ev-progress");
+  line.dataset.role = "event-progress";
+  line.append(el("b", "", t("ev_progress", { n: me ? me.boards_done : 0, m: me ? me.boards : view.boards.length })));
+  if (me && me.rank) line.append(el("span", "", ` · ${t("ev_place", { place: me.rank, n: view.standings.length })} · ${percentText(me.percent)}`));
+  return line;
 }
+
+/** 开始挑战 / 打第 N 副 / 回到第 N 副 (play_event, then the table) while a board is left and the event
+ *  is open; else a word why not. handlers: {conn, toast, onOpenTable(id, code)} */
+export function nextBoard(view, h) {
+  const { event, me } = view;
+  const total = me ? me.boards : view.boards.length;
+  const next = me ? me.next_board : 1;
+  if (event.status === "upcoming") return el("div", "ev-done", t("ev_starts_at", { time: whenText(event.starts_at) }));
+  if (event.status !== "open") return el("div", "ev-done", t("ev_closed"));
+  if (!next) return el("div", "ev-done", t("ev_all_done", { m: total }));
+  const label = me && me.playing ? t("ev_resume", { n: next }) : me && me.boards_done ? t("ev_play_next", { n: next }) : t("ev_play_first");
+  const play = button("btn ev-play", label, "play-event", async () => {
+    play.disabled = true;
+    try {
+      const table = await playNext(h.conn, event.id);
+      h.onOpenTable(table.id, table.code);
+    } catch (error) {
+      play.disabled = false;
+      h.toast(error.message);
+    }
+  });
+  play.dataset.board = next;
+  const box = el("div");
+  box.append(play, el("div", "muted", t("ev_how", { m: total, bots: t(`bot_${event.settings.bot_level}`) })));
+  return box;
+}
+
+/** An event's title: 每日复式 · 2026-12-05 for a daily challenge (in the page's language), else its name. */
+export const eventTitle = (event) => (event.daily_date ? t("ev_daily_of", { date: event.daily_date }) : event.name);
 
 /** A percentage as shown: 62.5% (the server's percent, 0–100). */
 export const percentText = (p) => (p === null || p === undefined ? "—" : `${Number(p).toFixed(1)}%`);
