@@ -151,6 +151,12 @@ class Community:
     """... the share of its games inside that circle that flags it ..."""
     flag_window: int = 50
     """... counted over its last this many rated games."""
+    daily_boards: int = 8
+    """Events (issue 30): boards of the daily challenge (每日复式), made at midnight server time ..."""
+    daily_bot_level: str = "expert"
+    """... and its bots' level."""
+    event_turn_seconds: int = 120
+    """The turn timer at an event's tables (a duplicate board is played at one's own pace)."""
 
     def set(self, assignment: str) -> None:
         """Apply ``NAME=VALUE`` (``niugui serve --community``).

@@ -24,6 +24,7 @@ from pydantic import Field, TypeAdapter
 from .club_rooms import ClubRooms
 from .creation import TableFactory
 from .directory import Directory, facts_of
+from .events.seating import EventSeats
 from .lobby import Lobby
 from .protocol import Request, TableRequest
 from .quick_tables import QuickTables
@@ -52,6 +53,8 @@ class Desk(Protocol):
     def clustered(self) -> bool: ...
     @property
     def club_rooms(self) -> ClubRooms: ...
+    @property
+    def events(self) -> EventSeats: ...
 
 
 Handler = Callable[[Desk, Client, M, Reply], None]

@@ -16,6 +16,8 @@ from .config import Config
 from .creation import TableFactory
 from .directory import Directory
 from .dispatch import Registry
+from .events.kinds import event_kinds
+from .events.seating import EventSeats
 from .handlers import ROUTES
 from .lobby import Lobby
 from .metrics import Metrics
@@ -87,6 +89,8 @@ class Hub:
         )
         self._cluster: Cluster | None = None
         self._club_rooms = ClubRooms(self._directory, self._record_room, limits.club_rooms)
+        kinds = event_kinds(config.community)
+        self._events = EventSeats(store, self._directory, self._factory, services, kinds)
 
     # ---- the parts (what handlers use: dispatch.Desk) ---------------------------------------------
 
@@ -115,6 +119,11 @@ class Hub:
     def club_rooms(self) -> ClubRooms:
         """New clubs' rooms (issue 29): who may create one, with which settings."""
         return self._club_rooms
+
+    @property
+    def events(self) -> EventSeats:
+        """Entrants seated at their events' tables (issue 30)."""
+        return self._events
 
     def _record_room(self, table_id: str, club: str) -> None:
         """Store that ``table_id`` is ``club``'s room, in the thread pool."""

@@ -335,6 +335,18 @@ class QueueBots(Request):
     id: ClientId
 
 
+class PlayEvent(Request):
+    """Play an event (issue 30): seats you at a table for your next board of a duplicate event (one
+    person against the event's bots, the board's deal and seat) — or back at the board you have not
+    finished — as any other table: you are subscribed and seated, and the deal follows. Ack data
+    ``{"table": TableSummary}``. Refused (``not_found``) for an event you may not see (a club's, to
+    a non-member), ``bad_state`` before its start, after its end or once every board is played."""
+
+    type: Literal["play_event"]
+    id: ClientId
+    event: Text = Field(min_length=1, max_length=16, description="the event's id")
+
+
 class FreeSeat(TableRequest):
     """Creator only, not during a game: free the seat of an absent player (not connected and not
     ready) for someone else — not an escape, since no game is in progress."""
@@ -1052,6 +1064,9 @@ HttpErrorCode = Literal[
     "club_limit",  # 403: a club's or an account's limit (members, clubs) is reached
     "registered_only",  # 403: only a registered account (not a guest, not a bot) owns a club
     "room_in_play",  # 409: a room in play cannot be closed; wait for its game to end
+    # ---- events (issue 30) ----
+    "no_event",  # 404: no such event, or a club's event to a non-member (the same answer)
+    "event_closed",  # 409: the event is not open (before its start, after its end) or you played it all
 ]
 
 
@@ -1246,3 +1261,21 @@ class ClubHandOver(Request):
     """``POST /api/clubs/{id}/owner``: the owner hands the club to a member (and becomes an admin)."""
 
     account_id: Text = Field(min_length=1, max_length=32)
+
+
+# ---- events (issue 30): HTTP bodies -------------------------------------------------------------
+
+
+class EventCreate(Request):
+    """``POST /api/events``: a new event of a registered account, for its club (``club``: members
+    only) or as an unlisted link. Without ``starts_at`` it is open at once; ``ends_at`` defaults to a
+    day after the start. A duplicate event: ``boards`` and ``bot_level`` (default 8, ``expert``).
+    A kind's own settings are checked by its entry in ``niugui.server.events.kinds.EVENT_KINDS``."""
+
+    kind: Literal["duplicate", "swiss"]
+    name: Text = Field(min_length=1, max_length=60)
+    boards: int | None = Field(None, ge=1, le=32, description="a duplicate event's number of boards")
+    bot_level: BotLevel | None = Field(None, description="the event's bots")
+    club: Text | None = Field(None, min_length=1, max_length=16, description="the club whose event it is")
+    starts_at: float | None = Field(None, ge=0, description="Unix seconds; absent: now")
+    ends_at: float | None = Field(None, ge=0, description="Unix seconds; absent: a day after the start")

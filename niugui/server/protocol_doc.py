@@ -10,6 +10,7 @@ import sys
 from .handlers import ROUTES
 from .protocol import (
     SERVER_ADAPTER,
+    EventCreate,
     GuestRequest,
     HttpError,
     Leaderboard,
@@ -45,6 +46,7 @@ def schemas_markdown() -> str:
                 "ReplayError": ReplayError.model_json_schema(),
                 "Profile": Profile.model_json_schema(),
                 "Leaderboard": Leaderboard.model_json_schema(),
+                "EventCreate": EventCreate.model_json_schema(),
             },
         ),
     ]

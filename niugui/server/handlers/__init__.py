@@ -22,6 +22,7 @@ from ..protocol import (
     Pass,
     Ping,
     Play,
+    PlayEvent,
     QueueBots,
     QuickPlay,
     Ready,
@@ -57,6 +58,7 @@ ROUTES = Registry(
         route(QueueBots, lobby.queue_bots),
         table_route(Rematch, table.rematch),
         table_route(Dissolve, table.dissolve),
+        route(PlayEvent, lobby.play_event, limit="tables"),
     ]
 )
 CLIENT_TYPES = ROUTES.types

@@ -5,7 +5,17 @@ from __future__ import annotations
 from ..dispatch import Desk
 from ..lobby import LobbyQuery
 from ..matchmaking import Preferences
-from ..protocol import Auth, CreateTable, LeaveQueue, ListTables, Ping, Prebuilt, QueueBots, QuickPlay
+from ..protocol import (
+    Auth,
+    CreateTable,
+    LeaveQueue,
+    ListTables,
+    Ping,
+    PlayEvent,
+    Prebuilt,
+    QueueBots,
+    QuickPlay,
+)
 from ..tables import Answer, Client, Fault, Reply, is_bot_account
 
 
@@ -51,3 +61,10 @@ def leave_queue(desk: Desk, client: Client, _message: LeaveQueue, reply: Reply) 
 def queue_bots(desk: Desk, client: Client, _message: QueueBots, reply: Reply) -> None:
     desk.quick.with_bots(client.account_id)
     reply(Answer())
+
+
+def play_event(desk: Desk, client: Client, message: PlayEvent, reply: Reply) -> None:
+    """Your next table of an event (issue 30); ack data: the table's summary."""
+    if desk.clustered:  # its tables would need the cluster's leases
+        raise Fault("bad_state", "events are not played on a cluster of servers yet")
+    desk.events.play(client, message.event, reply)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..directory import facts_of
 from ..dispatch import Desk
+from ..events.base import is_event_table
 from ..invitations import invite as invite_guest
 from ..protocol import (
     Autoplay,
@@ -48,6 +49,8 @@ def watch(desk: Desk, client: Client, table: Table, message: Watch, reply: Reply
     spectator = table.state.seat_of(client.account_id) is None
     if spectator and not desk.club_rooms.allows(table.state.settings.club, "spectators"):
         raise Fault("forbidden", "this club's rooms take no spectators; sit down to join in")
+    if spectator and is_event_table(table.state.creator):  # a board is nobody else's (issue 30)
+        raise Fault("forbidden", "an event's tables take no spectators")
     desk.directory.follow(client, table.id)
     table.subscribe(client, message.last_seq, reply)
 

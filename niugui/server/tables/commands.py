@@ -166,12 +166,18 @@ def bot(level: str, seat: int) -> PlayerRef:
 
 
 def seat_group(
-    state: TableModel, people: Sequence[tuple[str, str, PlayerCard | None]], level: str | None
+    state: TableModel,
+    people: Sequence[tuple[str, str, PlayerCard | None]],
+    level: str | None,
+    seats: Sequence[int] = (),
 ) -> list[Step]:
     """Quick play: seat ``people`` (account id, nickname, card) in the first free seats of a new
-    table, and bots of ``level`` in the seats left (none when ``level`` is None)."""
+    table — or in ``seats``, one each (an event's board, issue 30) — and bots of ``level`` in the
+    seats left (none when ``level`` is None)."""
     free = [n for n, slot in enumerate(state.seats) if slot.player is None]
-    if state.status != "waiting" or len(free) < len(people):
+    if seats:
+        free = [*seats, *(n for n in free if n not in seats)]
+    if state.status != "waiting" or len(free) < len(people) or any(state.seats[n].player for n in seats):
         raise Fault("bad_state", "this table cannot take the group")
     events: list[AnyEvent] = []
     for seat, (account_id, nickname, card) in zip(free, people, strict=False):

@@ -138,6 +138,8 @@ class Table:
             ready_seconds=config.ready_seconds,
         )
         self.bots = Bots()
+        self.dealer: Dealer = services.dealer
+        """Who deals here: the server's dealer, or a duplicate board's (issue 30)."""
         self.fresh = False
         """Rebuilt after a failed write and nothing stored since (its own failure does not carry on)."""
         self.closed = False
@@ -213,10 +215,15 @@ class Table:
         self._submit(job, reply)
 
     def seat_group(
-        self, people: Sequence[tuple[str, str, PlayerCard | None]], level: str | None, reply: Reply
+        self,
+        people: Sequence[tuple[str, str, PlayerCard | None]],
+        level: str | None,
+        reply: Reply,
+        seats: Sequence[int] = (),
     ) -> None:
-        """Quick play: seat a matched group (and bots of ``level`` in the seats left)."""
-        self._submit(lambda: Outcome(commands.seat_group(self.state, people, level)), reply)
+        """Quick play: seat a matched group (and bots of ``level`` in the seats left); ``seats``: the
+        people's seats (an event's board, issue 30), else the first free ones."""
+        self._submit(lambda: Outcome(commands.seat_group(self.state, people, level, seats)), reply)
 
     def stand(self, client: Client, reply: Reply) -> None:
         def job() -> Outcome:
@@ -362,7 +369,7 @@ class Table:
         """Store ``todo``, apply it, and go on with what it makes due; then ``done``."""
         state = self.state
         if not todo:
-            todo = commands.follow_up(state, self.services.dealer, self.services.now())
+            todo = commands.follow_up(state, self.dealer, self.services.now())
             if not todo:
                 done(None)
                 return

@@ -390,8 +390,8 @@ export const EN = {
     err_club_limit: "A limit is reached (members or clubs)",
     err_registered_only: "Register to make a club",
     err_room_in_play: "A game is being played in this room; close it after the game",
-    err_no_event: "No such event (a club's events are for its members only)",
-    err_event_closed: "This event cannot be played now: not started, over, or you have played every board",
+    err_no_event: "No such event (a club's events are for its members)",
+    err_event_closed: "The event is not open, or you have played every board",
     // sessions (issue 29)
     session_title: "Settlement",
     session_played: "{n} games played: the session is over",

@@ -402,8 +402,8 @@ const MORE = {
     err_club_limit: "人数或数量已到上限",
     err_registered_only: "注册账号后才能创建俱乐部",
     err_room_in_play: "房间正在对局，打完这局再关",
-    err_no_event: "没有这场比赛（俱乐部的比赛只对成员开放）",
-    err_event_closed: "这场比赛现在不能打：还没开始、已经结束，或者你已经打完了所有牌",
+    err_no_event: "没有这个赛事（俱乐部赛事只对成员开放）",
+    err_event_closed: "赛事未开始或已结束，或者你已打完所有牌局",
     // sessions (issue 29)
     session_title: "结算",
     session_played: "共 {n} 局，本场结束",

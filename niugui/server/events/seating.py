@@ -1,0 +1,102 @@
+"""``play_event`` (issue 30): an entrant seated at their next table of an event, on the event loop.
+
+The event's kind decides where, in the thread pool (it reads and writes the store: a duplicate
+board's entry is stored before its table opens, so that one account never gets two tables for one
+board, even from two nodes); then the table is opened here — private, created by the event (nobody
+watches it, nobody changes it), the board's dealer and seeded bots in it — and the entrant subscribed
+and seated, the bots in the other seats. The deal follows at once.
+"""
+
+from __future__ import annotations
+
+from .. import logs
+from ..clubs_store import ClubStore
+from ..creation import TableFactory, short_id, with_data
+from ..directory import Directory
+from ..store import Store
+from ..tables import Answer, Client, Fault, Reply, Services, TableModel, is_bot_account
+from .base import EventKind, EventRefused, Seating, creator_of
+from .store import EventStore
+
+
+class EventSeats:
+    """Seats entrants at their events' tables (the hub's part for ``play_event``)."""
+
+    def __init__(
+        self,
+        store: Store,
+        directory: Directory,
+        factory: TableFactory,
+        services: Services,
+        kinds: dict[str, EventKind],
+    ) -> None:
+        self.store, self.directory, self.factory, self.services = store, directory, factory, services
+        self.kinds = kinds
+
+    def play(self, client: Client, event_id: str, reply: Reply) -> None:
+        """Seat ``client`` at its next table of ``event_id`` (or back at the one it has not finished)."""
+        account = client.account_id
+        if is_bot_account(client):
+            raise Fault("forbidden", "bot accounts do not play events")
+        playing = self.directory.playing_at(account)
+        if playing is not None and self.directory.tables[playing].state.creator != creator_of(event_id):
+            raise Fault("already_seated", f"you are playing at table {playing}; finish that game first")
+        now = self.services.now()
+
+        def seat() -> Seating:
+            return self._seating(event_id, account, client.nickname, now)
+
+        def seated(outcome: Seating | BaseException) -> None:
+            if isinstance(outcome, EventRefused):
+                reply(Fault(outcome.ws_code, outcome.message))
+            elif isinstance(outcome, BaseException):
+                reply(outcome)
+            else:
+                self._sit(client, event_id, outcome, reply)
+
+        self.services.read(seat, seated)
+
+    def _seating(self, event_id: str, account: str, nickname: str, now: float) -> Seating:
+        """Where the entrant plays (in the thread pool): the event checked, then its kind asked."""
+        events = EventStore(self.store.engine)
+        event = events.event(event_id)
+        if event is not None and event.club is not None:
+            role = ClubStore(self.store.engine).role(event.club, account)
+            if role is None or role == "pending":
+                event = None  # a club's event, to a non-member: as if there were none
+        if event is None or event.kind not in self.kinds:
+            raise EventRefused(404, "no_event", f"no event {event_id!r}")
+        status = event.status(now)
+        if status != "open":
+            raise EventRefused(409, "event_closed", f"the event is {status}")
+        return self.kinds[event.kind].seat(events, event, account, nickname, now)
+
+    def _sit(self, client: Client, event_id: str, seating: Seating, reply: Reply) -> None:
+        account = client.account_id
+        answer = with_data(reply, lambda: table.summary(account))
+        new = seating.new
+        if new is None:  # back at a table that exists
+            found = self.directory.tables.get(seating.table)
+            if found is None:
+                reply(Fault("not_found", "your table of this event is not on this server"))
+                return
+            table = found
+            self.directory.follow(client, table.id)
+            table.subscribe(client, None, answer)
+            return
+        state = TableModel(
+            seating.table, creator=creator_of(event_id), code=short_id(6), settings=new.settings
+        )
+        table = self.factory.open(state)
+        table.dealer, table.bots = new.dealer, new.bots
+
+        def created(outcome: Answer | BaseException) -> None:
+            if isinstance(outcome, BaseException):
+                reply(outcome)
+                return
+            logs.info("event table opened", event=event_id, table=table.id, what=seating.label)
+            self.directory.follow(client, table.id)
+            table.subscribe(client, None)
+            table.seat_group([(account, client.nickname, None)], new.level, answer, seats=(new.seat,))
+
+        table.create(new.settings, created)
