@@ -58,7 +58,7 @@ ROUTES = Registry(
         route(QueueBots, lobby.queue_bots),
         table_route(Rematch, table.rematch),
         table_route(Dissolve, table.dissolve),
-        route(PlayEvent, lobby.play_event, limit="tables"),
+        route(PlayEvent, lobby.play_event),  # at most one table per board of an event: no budget
     ]
 )
 CLIENT_TYPES = ROUTES.types
