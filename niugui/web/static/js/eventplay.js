@@ -43,11 +43,14 @@ export const eventHash = (id) => `#/event/${encodeURIComponent(id)}`;
 const tableHash = ({ id, code }) => `#/table/${encodeURIComponent(id)}${code ? `?code=${encodeURIComponent(code)}` : ""}`;
 
 /** The result panel's buttons at an event's table once its board is over: 下一副 (play_event) and
- *  成绩榜 (the event's page); none at any other table. handlers: {conn, toast} */
+ *  成绩榜 (the event's page); none at any other table. Either stands up from the finished board's
+ *  table first, so that the lobby's 回到牌桌 does not keep offering it. handlers: {conn, toast} */
 export function eventButtons(st, tableId, { conn, toast }) {
   const event = eventOfTable(st, tableId);
   if (!event || !st || st.status === "playing") return [];
+  const stand = () => (st.status === "finished" ? conn.request("leave", { table: tableId }).catch(() => {}) : Promise.resolve());
   const next = async () => {
+    await stand();
     try {
       location.hash = tableHash(await playNext(conn, event));
     } catch (error) {
@@ -57,7 +60,7 @@ export function eventButtons(st, tableId, { conn, toast }) {
   };
   return [
     { label: t("ev_next_board"), action: "event-next", primary: true, onClick: next },
-    { label: t("ev_standings"), action: "event-standings", onClick: () => (location.hash = eventHash(event)) },
+    { label: t("ev_standings"), action: "event-standings", onClick: () => stand().then(() => (location.hash = eventHash(event))) },
   ];
 }
 

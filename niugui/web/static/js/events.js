@@ -58,7 +58,8 @@ export function boardBox(board, me, onReplay) {
   box.dataset.role = "event-board";
   box.dataset.board = board.board;
   const head = el("h3", "", t("ev_board_n", { n: board.board }));
-  head.append(el("span", "muted", ` · ${t("ev_played_by", { n: board.played })}`));
+  const seat = board.seat === undefined ? "" : ` · ${t("seat_n", { n: board.seat + 1 })}`; // the same for all (shown once revealed)
+  head.append(el("span", "muted", ` · ${t("ev_played_by", { n: board.played })}${seat}`));
   box.append(head);
   if (!board.results) { // not yours to see yet (ev_boards_later says when)
     if (board.mine && board.mine.status === "playing") head.append(el("span", "tag", t("ev_you_playing")));
