@@ -119,3 +119,31 @@ def test_daily_challenge_two_boards_then_standings_and_results(browser: Any, ser
     assert not errors, errors
     for c in contexts:
         c.close()
+
+
+def test_event_words_exist_in_both_languages_and_readers(browser: Any, static_url: str) -> None:
+    """The events screens' words in zh and en alike; a replay link keeps the private table's code; a
+    table is an event's by what play_event told this tab (and by nothing else)."""
+    page = browser.new_context().new_page()
+    page.goto(static_url + "/index.html")
+    keys = page.evaluate("async () => (await import('/js/eventwords.js')).EVENT_WORD_KEYS")
+    assert set(keys["zh"]) == set(keys["en"])
+    got = page.evaluate(
+        """async () => {
+          const ev = await import('/js/events.js');
+          const play = await import('/js/eventplay.js');
+          play.rememberTable('t1', 'e1');
+          return {
+            replay: ev.replayOf({ game_id: 7, replay: '/api/games/7/replay?code=ab12' }),
+            open: ev.replayOf({ game_id: 8, replay: '/api/games/8/replay' }),
+            mine: play.eventOfTable({ status: 'finished' }, 't1'),
+            other: play.eventOfTable({ status: 'finished' }, 't2'),
+            mp: [play.mpText(1.5), play.mpText(2), play.percentText(58.333), play.percentText(null)],
+          };
+        }"""
+    )
+    assert got["replay"] == {"gameId": 7, "code": "ab12"}
+    assert got["open"] == {"gameId": 8, "code": None}
+    assert (got["mine"], got["other"]) == ("e1", None)
+    assert got["mp"] == ["1.5", "2", "58.3%", "—"]
+    page.context.close()
