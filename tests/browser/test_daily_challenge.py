@@ -70,6 +70,8 @@ def test_daily_challenge_two_boards_then_standings_and_results(browser: Any, ser
     assert "0/8" in ann.inner_text("[data-role=daily] [data-role=event-progress]")
     shot(ann, "lobby-card")
     start_from_lobby(ann, 1)
+    ann.wait_for_selector(".hand [data-card]", timeout=WAIT_MS)
+    shot(ann, "board-table")
     ann_dealt = play_board(ann)
     assert sorted(ann_dealt) == sorted(bob_dealt)  # duplicate: the same cards on the same board
     shot(ann, "board-over")
