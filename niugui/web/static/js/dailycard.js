@@ -8,7 +8,7 @@ import { api, session } from "./net.js";
 import { eventHash, nextBoard, percentText, progressLine } from "./eventplay.js";
 
 const TOP = 3; // yesterday's top few
-const EVERY_MS = 15000; // the card is read again this often while the lobby shows
+const EVERY_MS = 30000; // the card is read again this often while the lobby shows (and the tab is seen)
 
 /** The card; handlers: {conn, toast, onOpenTable(id, code)}. Its `root` goes in the lobby. */
 export class DailyCard {
@@ -18,7 +18,7 @@ export class DailyCard {
     this.root.dataset.role = "daily";
     this.root.append(el("h2", "", t("ev_daily")));
     this.key = null;
-    this.timer = setInterval(() => this.refresh(), EVERY_MS);
+    this.timer = setInterval(() => document.hidden || this.refresh(), EVERY_MS);
     this.refresh();
   }
 

@@ -8,7 +8,7 @@ import { t } from "./i18n.js";
 import { api, session } from "./net.js";
 import { eventTitle, mpText, nextBoard, percentText, progressLine, whenText } from "./eventplay.js";
 
-const EVERY_MS = 5000; // the standings are read again this often while the event is open
+const EVERY_MS = 10000; // the standings are read again this often while the event is open (and the tab is seen)
 
 const signed = (n) => (n > 0 ? `+${n}` : String(n));
 
@@ -81,6 +81,26 @@ export function boardBox(board, me, onReplay) {
   return box;
 }
 
+/** An event's link to send to the group chat (an unlisted event is played by those who have it). */
+function shareRow(event, toast) {
+  const link = `${location.origin}${location.pathname}#/event/${encodeURIComponent(event.id)}`;
+  const row = el("div", "row");
+  const shown = el("input");
+  shown.type = "text";
+  shown.readOnly = true;
+  shown.value = link;
+  shown.dataset.role = "event-link";
+  row.append(shown, button("btn small", t("share_link"), "share-event", async () => {
+    if (navigator.share) {
+      navigator.share({ title: event.name, url: link }).catch(() => {});
+    } else {
+      await navigator.clipboard?.writeText(link).catch(() => {});
+      toast(t("link_copied"));
+    }
+  }));
+  return row;
+}
+
 /** #/event/ID; handlers: {conn, eventId, onBack(), onOpenTable(id, code), onReplay({gameId, code}), toast} */
 export class EventScreen {
   constructor(root, handlers) {
@@ -92,7 +112,7 @@ export class EventScreen {
     this.panel = el("div", "panel ev-page");
     this.panel.dataset.role = "event";
     root.append(this.panel);
-    this.timer = setInterval(() => this.load(), EVERY_MS);
+    this.timer = setInterval(() => document.hidden || this.load(), EVERY_MS);
     this.load();
   }
 
@@ -132,7 +152,9 @@ export class EventScreen {
         : t("ev_open_until", { time: whenText(event.ends_at) });
     const status = el("div", "muted", `${when} · ${t("ev_entrants", { n: data.entrants })}`);
     status.dataset.role = "event-status";
-    this.panel.append(status, el("div", "muted ev-what", t("ev_what")), progressLine(data), nextBoard(data, this.h));
+    this.panel.append(status, el("div", "muted ev-what", t("ev_what")));
+    if (!event.daily_date && event.status !== "finished") this.panel.append(shareRow(event, this.h.toast));
+    this.panel.append(progressLine(data), nextBoard(data, this.h));
     const table = standings.length ? standingsTable(standings, me) : el("div", "muted", t("ev_nobody"));
     this.panel.append(el("h3", "ev-section", t("ev_standings")), table, el("div", "muted", t("ev_mp_explain")));
     const boards = el("div", "ev-boards");
