@@ -70,7 +70,7 @@ export function progressLine(view) {
   const { me } = view;
   const line = el("div", "ev-progress");
   line.dataset.role = "event-progress";
-  line.append(el("b", "", t("ev_progress", { n: me ? me.boards_done : 0, m: me ? me.boards : view.boards.length })));
+  line.append(el("b", "", t("ev_progress", { n: me ? me.boards_done : 0, m: me ? me.boards : (view.boards || []).length })));
   if (me && me.rank) line.append(el("span", "", ` · ${t("ev_place", { place: me.rank, n: view.standings.length })} · ${percentText(me.percent)}`));
   return line;
 }
@@ -79,7 +79,7 @@ export function progressLine(view) {
  *  is open; else a word why not. handlers: {conn, toast, onOpenTable(id, code)} */
 export function nextBoard(view, h) {
   const { event, me } = view;
-  const total = me ? me.boards : view.boards.length;
+  const total = me ? me.boards : (view.boards || []).length;
   const next = me ? me.next_board : 1;
   if (event.status === "upcoming") return el("div", "ev-done", t("ev_starts_at", { time: whenText(event.starts_at) }));
   if (event.status !== "open") return el("div", "ev-done", t("ev_closed"));

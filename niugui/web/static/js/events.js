@@ -159,7 +159,7 @@ export class EventScreen {
     this.panel.append(el("h3", "ev-section", t("ev_standings")), table, el("div", "muted", t("ev_mp_explain")));
     const boards = el("div", "ev-boards");
     boards.dataset.role = "event-boards";
-    boards.append(el("h3", "ev-section", t("ev_boards")), el("div", "muted", t("ev_boards_later")), ...data.boards.map((b) => boardBox(b, me, this.h.onReplay)));
+    boards.append(el("h3", "ev-section", t("ev_boards")), el("div", "muted", t("ev_boards_later")), ...(data.boards || []).map((b) => boardBox(b, me, this.h.onReplay)));
     this.panel.append(boards);
   }
 }
