@@ -25,6 +25,8 @@ from fastapi import FastAPI
 from . import auth, expiry, logs
 from .config import Config
 from .dispatch import Registry
+from .events.daily import keep_daily
+from .events.store import EventStore
 from .fairuse import FairUse
 from .guard import Guard
 from .handlers import ROUTES
@@ -38,6 +40,7 @@ from .routes import (
     clubs,
     community,
     events,
+    events_swiss,
     friends,
     health,
     page_config,
@@ -64,6 +67,7 @@ ROUTERS = (
     friends.router,
     clubs.router,
     events.router,
+    events_swiss.router,
     sessions.router,
     endpoint.router,
 )
@@ -123,13 +127,17 @@ async def running(
     hasher = auth.PasswordHasher(limits.hash_workers, limits.hash_queue)
     services = AppServices(config, fair.metrics, store, hub, lobby, fair, hasher, Clients(), node)
     sweeper = asyncio.create_task(expiry.run(hub, limits))
+    daily = asyncio.create_task(keep_daily(EventStore(store.engine), config.community))  # issue 30
     # a cluster node learns other nodes' club changes (members, presets) within this time (issue 29)
     clubs = asyncio.create_task(hub.follow_clubs(CLUBS_SECONDS)) if node is not None else None
+    swiss = asyncio.create_task(hub.swiss.follow())  # Swiss tournaments whose start has come (issue 30)
     logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
     try:
         yield services
     finally:
         sweeper.cancel()
+        daily.cancel()
+        swiss.cancel()
         if clubs is not None:
             clubs.cancel()
         if node is None:

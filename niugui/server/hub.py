@@ -18,6 +18,7 @@ from .directory import Directory
 from .dispatch import Registry
 from .events.kinds import event_kinds
 from .events.seating import EventSeats
+from .events.swiss_rounds import SwissRounds
 from .handlers import ROUTES
 from .lobby import Lobby
 from .metrics import Metrics
@@ -91,6 +92,8 @@ class Hub:
         self._club_rooms = ClubRooms(self._directory, self._record_room, limits.club_rooms)
         kinds = event_kinds(config.community)
         self._events = EventSeats(store, self._directory, self._factory, services, kinds)
+        turn = float(config.community.event_turn_seconds)
+        self._swiss = SwissRounds(store, self._directory, self._factory, services, turn)
 
     # ---- the parts (what handlers use: dispatch.Desk) ---------------------------------------------
 
@@ -124,6 +127,11 @@ class Hub:
     def events(self) -> EventSeats:
         """Entrants seated at their events' tables (issue 30)."""
         return self._events
+
+    @property
+    def swiss(self) -> SwissRounds:
+        """The Swiss tournaments this server runs (issue 30): their rounds' tables."""
+        return self._swiss
 
     def _record_room(self, table_id: str, club: str) -> None:
         """Store that ``table_id`` is ``club``'s room, in the thread pool."""

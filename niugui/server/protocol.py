@@ -891,8 +891,20 @@ class Invitation(Message):
     settings: TableSettings
 
 
+class EventSeated(Message):
+    """A Swiss tournament's round has begun (issue 30): you are seated at ``seat`` of ``table`` for
+    round ``round`` of ``event``, and subscribed to it (its snapshot and events follow). Sent to each
+    entrant connected at the round's start; ``play_event`` takes you back to that table."""
+
+    type: Literal["event_seated"]
+    event: str
+    round: int
+    table: TableId
+    seat: Seat
+
+
 ServerMessage = Annotated[
-    Welcome | Ack | Error | Event | Snapshot | QueueStatus | RematchStatus | Invitation,
+    Welcome | Ack | Error | Event | Snapshot | QueueStatus | RematchStatus | Invitation | EventSeated,
     Field(discriminator="type"),
 ]
 
@@ -1067,6 +1079,9 @@ HttpErrorCode = Literal[
     # ---- events (issue 30) ----
     "no_event",  # 404: no such event, or a club's event to a non-member (the same answer)
     "event_closed",  # 409: the event is not open (before its start, after its end) or you played it all
+    "event_started",  # 409: a Swiss tournament has started: its registration is closed
+    "event_owner",  # 403: only the event's owner may do this (start a Swiss early)
+    "event_bot",  # 403: bot accounts do not enter events
 ]
 
 
@@ -1279,3 +1294,11 @@ class EventCreate(Request):
     club: Text | None = Field(None, min_length=1, max_length=16, description="the club whose event it is")
     starts_at: float | None = Field(None, ge=0, description="Unix seconds; absent: now")
     ends_at: float | None = Field(None, ge=0, description="Unix seconds; absent: a day after the start")
+    rounds: int | None = Field(None, ge=1, le=20, description="a Swiss's rounds (default 3)")
+    games: int | None = Field(None, ge=1, le=16, description="a Swiss's games per round (default 1)")
+    place_points: list[int] | None = Field(
+        None,
+        min_length=4,
+        max_length=4,
+        description="a Swiss's points for 上游, 二游, 三游, 下游 (default 3, 2, 1, 0), not increasing",
+    )

@@ -17,6 +17,7 @@ from niugui.server import auth, clubs_store
 from niugui.server import friends_store as _friends_tables  # noqa: F401  its tables are on the same metadata
 from niugui.server import store as store_module
 from niugui.server.events import store as _event_tables  # noqa: F401  its tables are on the same metadata (issue 30)
+from niugui.server.events import swiss_store as _swiss_tables  # noqa: F401  its tables too (issue 30, Swiss)
 from niugui.server.protocol import (
     EvDeal,
     EvGameOver,

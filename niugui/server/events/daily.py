@@ -1,8 +1,9 @@
 """The daily challenge (每日复式, issue 30): one public duplicate event a day, from midnight to
 midnight server time, ``daily_boards`` boards against ``daily_bot_level`` bots (``niugui serve
---community daily_boards=…``). It is made when first asked for on its day — at the server's start and
-by ``GET /api/events`` or ``/api/events/daily`` — and made once however many nodes ask: the event's
-``daily_date`` is unique in the database, so a second node's insert fails and it reads the first's.
+--community daily_boards=…``). Each server makes it at its start and just after each midnight
+(:func:`keep_daily`), and ``GET /api/events`` or ``/api/events/daily`` make it when it is not made
+yet; it is made once however many nodes try: the event's ``daily_date`` is unique in the database, so
+a second node's insert fails and it reads the first's.
 
 >>> from datetime import datetime
 >>> day = day_of(datetime(2026, 12, 5, 13, 30).timestamp())
@@ -14,13 +15,18 @@ by ``GET /api/events`` or ``/api/events/daily`` — and made once however many n
 
 from __future__ import annotations
 
+import asyncio
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from .. import logs
 from ..config import Community
 from ..creation import short_id
 from ..protocol import EventCreate
 from .base import EventKind
+from .kinds import event_kinds
 from .store import EventRow, EventStore
 
 DAILY_OWNER = "server"
@@ -74,3 +80,17 @@ def daily(store: EventStore, kind: EventKind, community: Community, now: float) 
 def yesterday(store: EventStore, now: float) -> EventRow | None:
     """Yesterday's daily challenge, if it was made."""
     return store.daily(day_of(day_of(now).starts_at - 1).date)
+
+
+async def keep_daily(store: EventStore, community: Community, now: Callable[[], float] = time.time) -> None:
+    """Make today's challenge now and again just after each midnight (server time), in a thread;
+    cancelled at shutdown. A failure is logged and tried again a minute later."""
+    kind = event_kinds(community)["duplicate"]
+    while True:
+        try:
+            made = await asyncio.to_thread(daily, store, kind, community, now())
+            wait = max(1.0, made.ends_at - now() + 1.0)
+        except Exception:
+            logs.exception("the daily challenge could not be made; trying again in a minute")
+            wait = 60.0
+        await asyncio.sleep(wait)

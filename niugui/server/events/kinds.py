@@ -2,11 +2,11 @@
 here; each is an :class:`~niugui.server.events.base.EventKind`.
 
 To add a kind: a module of this package with a class following ``EventKind`` (settings, what it
-stores, the view, where an entrant plays), and one line in :func:`event_kinds`. The ``swiss`` kind is
-named by the protocol (``EventCreate.kind``) and refused until its line is here.
+stores, the view, where an entrant plays), and one line in :func:`event_kinds`; its name in the
+protocol's ``EventCreate.kind``.
 
 >>> sorted(event_kinds(Community()))
-['duplicate']
+['duplicate', 'swiss']
 """
 
 from __future__ import annotations
@@ -14,12 +14,14 @@ from __future__ import annotations
 from ..config import Community
 from .base import EventKind
 from .duplicate import Duplicate
+from .swiss import Swiss
 
 
 def event_kinds(community: Community) -> dict[str, EventKind]:
     """Every kind of event, by name, with the server's settings."""
     kinds: list[EventKind] = [
         Duplicate(turn_seconds=community.event_turn_seconds),
+        Swiss(),
     ]
     return {kind.name: kind for kind in kinds}
 

@@ -392,6 +392,9 @@ export const EN = {
     err_room_in_play: "A game is being played in this room; close it after the game",
     err_no_event: "No such event (a club's events are for its members)",
     err_event_closed: "The event is not open, or you have played every board",
+    err_event_started: "The tournament has started; registration is closed",
+    err_event_owner: "Only the event's owner can do this",
+    err_event_bot: "Bot accounts do not enter events",
     // sessions (issue 29)
     session_title: "Settlement",
     session_played: "{n} games played: the session is over",

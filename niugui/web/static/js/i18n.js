@@ -404,6 +404,9 @@ const MORE = {
     err_room_in_play: "房间正在对局，打完这局再关",
     err_no_event: "没有这个赛事（俱乐部赛事只对成员开放）",
     err_event_closed: "赛事未开始或已结束，或者你已打完所有牌局",
+    err_event_started: "比赛已开始，报名已截止",
+    err_event_owner: "只有赛事的创建者可以这样做",
+    err_event_bot: "机器人账号不能参加赛事",
     // sessions (issue 29)
     session_title: "结算",
     session_played: "共 {n} 局，本场结束",

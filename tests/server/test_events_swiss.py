@@ -1,0 +1,194 @@
+"""Issue 30, point 4: a Swiss tournament for people over the WebSocket — registration until the
+start, rounds paired at tables of four and seated as ordinary tables, one absentee played by a bot
+(托管) and counted absent, live standings and a page per round, the final table; a club's Swiss
+only for its members (the same 404 as for no event)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from itertools import combinations
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_harness import WAIT, Player, Server, my_turn, play_turn, wait_until
+
+from niugui.server.events.swiss_standings import PLACE_POINTS, places
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    srv = Server(tmp_path / "data").start()
+    yield srv
+    srv.stop()
+
+
+def call(server: Server, method: str, path: str, who: Player | None = None, **body: Any) -> httpx.Response:
+    headers = {"Authorization": f"Bearer {who.token}"} if who else {}
+    return httpx.request(method, server.url + path, headers=headers, json=body or None, timeout=30)
+
+
+def ok(server: Server, method: str, path: str, who: Player | None = None, **body: Any) -> Any:
+    reply = call(server, method, path, who, **body)
+    assert reply.status_code == 200, (method, path, reply.status_code, reply.text)
+    return reply.json()
+
+
+def registered(server: Server, nickname: str) -> Player:
+    player = Player(server, nickname)
+    body = {"username": f"u{player.account_id[:10]}", "password": "correct horse"}
+    headers = {"Authorization": f"Bearer {player.token}"}
+    reply = httpx.post(server.url + "/api/register", json=body, headers=headers, timeout=30)
+    assert reply.status_code == 200, reply.text
+    return player
+
+
+def code_of(reply: httpx.Response) -> tuple[int, str]:
+    return reply.status_code, reply.json()["detail"]["code"]
+
+
+def seated_in(player: Player, round_no: int) -> dict[str, Any] | None:
+    """The ``event_seated`` message ``player`` got for ``round_no`` (read so far), if any."""
+    for message in player.received:
+        if message["type"] == "event_seated" and message["round"] == round_no:
+            return message
+    return None
+
+
+def finished(player: Player, table: str) -> bool:
+    return any(
+        m["type"] == "event" and m["table"] == table and m["event"]["kind"] == "table_finished"
+        for m in player.received
+    )
+
+
+def play_rounds(server: Server, players: list[Player], event: str, rounds: int) -> dict[str, Any]:
+    """Every present player takes their turns at their table of each round (the simplest legal
+    play; bots play the other seats) until the event's page says it is finished."""
+    deadline = time.monotonic() + 6 * WAIT
+    while True:
+        progressed = False
+        for player in players:
+            progressed |= player.pump()
+            player.pending.clear()
+            for r in range(1, rounds + 1):
+                seat = seated_in(player, r)
+                if seat is not None and my_turn(player, seat["table"]):
+                    assert play_turn(player, seat["table"])["type"] == "ack"
+                    progressed = True
+        last = [seated_in(p, rounds) for p in players]
+        if all(s is not None and finished(p, s["table"]) for p, s in zip(players, last, strict=True)):
+            page: dict[str, Any] = ok(server, "GET", f"/api/events/{event}", players[0])
+            if page["phase"] == "finished":
+                return page
+        if time.monotonic() > deadline:
+            tails = {p.session["account"]["nickname"]: p.tail(3) for p in players}
+            raise TimeoutError(f"the Swiss did not finish; last received: {tails}")
+        if not progressed:
+            time.sleep(0.005)
+
+
+def test_a_swiss_of_eight_runs_two_rounds_to_its_final_table_with_one_absentee(server: Server) -> None:
+    owner = registered(server, "东家")
+    people = [owner, *(Player(server, name) for name in ("安", "缺席", "波", "猫", "狗", "鸡", "鸭"))]
+    absentee = people[2]
+    soon = time.time() + 3600  # registration stays open until the owner starts it
+    event = ok(
+        server, "POST", "/api/events", owner, kind="swiss", name="周六瑞士", rounds=2, games=1, starts_at=soon
+    )["event"]
+    eid = event["id"]
+    assert event["settings"]["place_points"] == list(PLACE_POINTS) and event["settings"]["rounds"] == 2
+    for person in people:
+        assert ok(server, "POST", f"/api/events/{eid}/join", person)["registered"] is True
+    again = ok(server, "POST", f"/api/events/{eid}/join", people[1])
+    assert again == {"registered": True, "entrants": 8}
+    page = ok(server, "GET", f"/api/events/{eid}", people[1])
+    assert page["phase"] == "registering" and len(page["entrants"]) == 8 and page["me"]["registered"]
+    assert code_of(call(server, "POST", f"/api/events/{eid}/start", people[1])) == (403, "event_owner")
+    early = people[1].request("play_event", event=eid)
+    assert early["type"] == "error" and early["code"] == "bad_state", early  # not started: no table
+
+    absentee.drop()  # not connected when round 1 begins: a bot plays the seat (托管)
+    present = [p for p in people if p is not absentee]
+    assert ok(server, "POST", f"/api/events/{eid}/start", owner) == {"started": True}
+    assert code_of(call(server, "POST", f"/api/events/{eid}/start", owner)) == (409, "event_started")
+    late = call(server, "POST", f"/api/events/{eid}/join", Player(server, "迟到"))
+    assert code_of(late) == (409, "event_started")
+
+    # in play, nobody watches another table of the event (its cards are its seats' alone)
+    first, other = present[0], present[-1]
+    wait_until(present, lambda: all(seated_in(p, 1) is not None for p in present), "round 1's seating")
+    mine, theirs = seated_in(first, 1), seated_in(other, 1)
+    assert mine is not None and theirs is not None and mine["table"] != theirs["table"]
+    refused = first.request("watch", table=theirs["table"])
+    assert refused["type"] == "error" and refused["code"] in ("forbidden", "not_found"), refused
+    assert not any(m.get("table") == theirs["table"] for m in first.received if m["type"] != "event_seated")
+
+    final = play_rounds(server, present, eid, rounds=2)
+
+    # each present person was seated once per round, at a table of the event's with three others
+    for person in present:
+        tables = [seated_in(person, r) for r in (1, 2)]
+        assert all(t is not None for t in tables)
+    rounds = final["rounds"]
+    assert [r["round"] for r in rounds] == [1, 2]
+    met: list[frozenset[str]] = []
+    for rnd in rounds:
+        assert rnd["absent"] == [absentee.account_id]
+        assert len(rnd["tables"]) == 2 and all(t["bots"] == 0 for t in rnd["tables"])  # 8: no bot fills
+        seated = [s["account_id"] for t in rnd["tables"] for s in t["seats"]]
+        assert sorted(seated) == sorted(p.account_id for p in people)  # everyone once, tables of four
+        for table in rnd["tables"]:
+            assert table["done"] and len(table["games"]) == 1
+            for s in table["seats"]:
+                assert s["autoplay"] == (s["account_id"] == absentee.account_id)
+            round_met = [
+                frozenset(pair) for pair in combinations([s["account_id"] for s in table["seats"]], 2)
+            ]
+            met += round_met
+    # eight at two tables twice: each first table's four split 2 + 2 at best, so 4 pairs meet again
+    assert len(met) - len(set(met)) == 4
+
+    # the standings: place points (R30) summed over the recorded games, the games' points as tie-break
+    expected: dict[str, list[int]] = {p.account_id: [0, 0, 0] for p in people}
+    for rnd in rounds:
+        for table in rnd["tables"]:
+            for game in table["games"]:
+                for seat, place in enumerate(places(game["finish"])):
+                    line = expected[table["seats"][seat]["account_id"]]
+                    line[0] += PLACE_POINTS[place]
+                    line[1] += game["scores"][seat]
+                    line[2] += 1
+    lines = final["final"]
+    assert lines == final["standings"] and len(lines) == 8
+    assert {s["account_id"]: [s["score"], s["points"], s["games"]] for s in lines} == expected
+    keys = [(-s["score"], -s["points"]) for s in lines]
+    assert keys == sorted(keys) and [s["rank"] for s in lines] == list(range(1, 9))
+    gone = next(s for s in lines if s["account_id"] == absentee.account_id)
+    assert gone["absences"] == 2 and gone["dropped"] is True  # absent twice: dropped from later rounds
+    assert all(s["absences"] == 0 and not s["dropped"] for s in lines if s is not gone)
+
+    # nothing hidden leaks: the page names tables, never their join codes or cards
+    text = call(server, "GET", f"/api/events/{eid}", present[0]).text
+    assert '"code"' not in text and '"hand"' not in text
+    after = present[0].request("play_event", event=eid)
+    assert after["type"] == "error" and after["code"] == "bad_state", after  # nothing left to play
+
+
+def test_a_clubs_swiss_is_for_its_members_only(server: Server) -> None:
+    owner, member, stranger = registered(server, "东家"), Player(server, "会员"), Player(server, "路人")
+    club = ok(server, "POST", "/api/clubs", owner, name="周五牌局")["club"]
+    ok(server, "POST", f"/api/clubs/{club['id']}/join", member, code=club["invite_code"])
+    soon = time.time() + 3600
+    body = {"kind": "swiss", "name": "俱乐部瑞士", "club": club["id"], "starts_at": soon}
+    eid = ok(server, "POST", "/api/events", owner, **body)["event"]["id"]
+    assert ok(server, "POST", f"/api/events/{eid}/join", member)["entrants"] == 1
+    nothing = call(server, "POST", "/api/events/nosuchevent/join", stranger)
+    for method, path in (("POST", f"/api/events/{eid}/join"), ("GET", f"/api/events/{eid}")):
+        refused = call(server, method, path, stranger)
+        assert code_of(refused) == code_of(nothing) == (404, "no_event"), path
+        assert refused.text.replace(eid, "X") == nothing.text.replace("nosuchevent", "X")
+    bad = call(server, "POST", "/api/events", owner, kind="swiss", name="x", place_points=[1, 2, 3, 4])
+    assert code_of(bad) == (422, "invalid_input")
