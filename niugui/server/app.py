@@ -118,6 +118,7 @@ async def running(
     node = None
     if config.cluster is None:
         hub.restore()
+        hub.swiss.resume()  # the Swiss tournaments this server was running (issue 30)
     else:  # a cluster node adopts the tables nobody holds
         from .cluster.node import Node
 
@@ -130,14 +131,16 @@ async def running(
     daily = asyncio.create_task(keep_daily(EventStore(store.engine), config.community))  # issue 30
     # a cluster node learns other nodes' club changes (members, presets) within this time (issue 29)
     clubs = asyncio.create_task(hub.follow_clubs(CLUBS_SECONDS)) if node is not None else None
-    swiss = asyncio.create_task(hub.swiss.follow())  # Swiss tournaments whose start has come (issue 30)
+    # Swiss tournaments whose start has come (issue 30); not on a cluster, whose tables need leases
+    swiss = asyncio.create_task(hub.swiss.follow()) if node is None else None
     logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
     try:
         yield services
     finally:
         sweeper.cancel()
+        if swiss is not None:
+            swiss.cancel()
         daily.cancel()
-        swiss.cancel()
         if clubs is not None:
             clubs.cancel()
         if node is None:

@@ -178,6 +178,7 @@ class Hub:
         """Become a node of a cluster: requests for other nodes' tables go through ``cluster``."""
         self._cluster = cluster
         self.loader.drops = cluster.drops
+        self._events.elsewhere = self.handle  # an entrant's board may be at another node's table
 
     # ---- startup and shutdown ---------------------------------------------------------------------
 

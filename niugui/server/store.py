@@ -24,6 +24,8 @@ from niugui.ratings import BOT_RATINGS, Rating, rate_game
 from .protocol import AnyEvent, EvDeal, EvGameOver
 
 metadata = sa.MetaData()
+EVENT_CREATOR = "event:"
+"""The creator of an event's tables is ``event:<event id>`` (issue 30, :mod:`niugui.server.events`)."""
 
 accounts = sa.Table(
     "accounts",
@@ -618,11 +620,17 @@ class Store:
         return [{**Rating(r.mu, r.sigma).to_dict(), "at": r.created_at} for r in reversed(rows)]
 
     def results_of(self, account_id: str, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
-        """(seat, result) of an account's last ``limit`` finished games, newest first."""
+        """(seat, result) of an account's last ``limit`` finished games, newest first — but an event's
+        boards (issue 30: a profile would tell a board's result to those who have not played it)."""
         query = (
             sa.select(ledger.c.seat, games.c.result)
             .join(games, games.c.id == ledger.c.game_id)
-            .where(ledger.c.account_id == account_id, games.c.result.is_not(None))
+            .join(tables, tables.c.id == ledger.c.table_id)
+            .where(
+                ledger.c.account_id == account_id,
+                games.c.result.is_not(None),
+                tables.c.creator.not_like(EVENT_CREATOR + "%"),
+            )
             .order_by(ledger.c.id.desc())
             .limit(limit)
         )

@@ -94,7 +94,8 @@ def test_who_makes_an_event_and_with_what(server: Server) -> None:
     guest, owner = Player(server, "游"), registered(server, "东")
     refused(call(server, "POST", "/api/events", guest, kind="duplicate", name="x"), 403, "registered_only")
     refused(call(server, "POST", "/api/events", None, kind="duplicate", name="x"), 401, "unauthorized")
-    refused(call(server, "POST", "/api/events", owner, kind="swiss", name="x"), 422, "invalid_input")
+    swiss = {"kind": "swiss", "name": "x", "place_points": [0, 1, 2, 3]}  # 上游 worth least (issue 30)
+    refused(call(server, "POST", "/api/events", owner, **swiss), 422, "invalid_input")
     refused(
         call(server, "POST", "/api/events", owner, kind="duplicate", name="x", bot_level="search"),
         422,

@@ -81,3 +81,15 @@ def test_a_board_is_shown_only_once_finished_or_after_the_event() -> None:
     assert after["boards"][0]["results"][0]["replay"] == "/api/games/11/replay?code=c1"
     assert all(verify_board(b["commitment"], b["reveal"]) for b in after["boards"])
     assert after["boards"][1]["results"] == [] and after["me"]["boards_done"] == 0
+
+
+def test_an_entry_once_per_board_and_forgotten_with_its_table(store: Store) -> None:
+    events = EventStore(store.engine)
+    made = daily(events, Duplicate(), Community(daily_boards=1), 1_800_000_000.0)
+    entry = EntryRow(made.id, "ann", 1, "安", "t1", 2, 1.0)
+    assert events.enter(entry) is True
+    assert events.enter(EntryRow(made.id, "ann", 1, "安", "t2", 2, 2.0)) is False  # the same board again
+    [stored] = events.entries(made.id)
+    assert (stored.table_id, stored.score, stored.game_id) == ("t1", None, None)  # no game over yet
+    events.drop_table("t1")  # its table could not be opened
+    assert events.entries(made.id) == [] and events.enter(entry) is True

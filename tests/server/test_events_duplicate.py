@@ -116,6 +116,8 @@ def test_three_entrants_two_boards(server: Server) -> None:
         cy.account_id: (strongest, passer),
     }
     seen: dict[str, list[dict[str, Any]]] = {}
+    profile = f"/api/players/{ann.account_id}/profile"
+    before = server.get(profile)
     for player in (ann, bob, cy):
         others = [p for p in (ann, bob, cy) if p is not player]
         seen[player.account_id] = [
@@ -126,6 +128,12 @@ def test_three_entrants_two_boards(server: Server) -> None:
         assert refused["type"] == "error" and refused["code"] == "bad_state", refused
 
     final = page(server, event, ann)
+    after = server.get(profile)  # a profile tells nothing of the boards' results either
+    assert (after["modes"], after["upstream_rate"], after["recent"]) == (
+        before["modes"],
+        before["upstream_rate"],
+        before["recent"],
+    )
     for n in (1, 2):
         boards = [seen[p.account_id][n - 1] for p in (ann, bob, cy)]
         first = boards[0]

@@ -17,10 +17,13 @@ from server_harness import WAIT, Player, Server, my_turn, play_turn, wait_until
 
 from niugui.server.events.swiss_standings import PLACE_POINTS, places
 
+FAST = ("--rate-limit", "1000")
+"""Scripted people at one address play faster than the fair-use caps allow people (they are off)."""
+
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
-    srv = Server(tmp_path / "data").start()
+    srv = Server(tmp_path / "data", *FAST).start()
     yield srv
     srv.stop()
 
@@ -64,20 +67,45 @@ def finished(player: Player, table: str) -> bool:
     )
 
 
+READY: set[tuple[str, str, int]] = set()
+"""(account, table, game number) where a player has said ready (once each)."""
+
+
+def take_turns(player: Player, tables: list[str]) -> bool:
+    """At each of ``tables``: play on ``player``'s turn (the simplest legal play), or say ready
+    between games (once a game); True if it did anything."""
+    acted = False
+    for table in tables:
+        state = player.states.get(table)
+        if my_turn(player, table):
+            answer = play_turn(player, table)
+            assert answer["type"] == "ack", (answer, player.tail(8))
+            acted = True
+        elif state is not None and state["status"] == "between":
+            mine = [s for s in state["seats"] if s["player"] and s["player"]["id"] == player.account_id]
+            key = (player.account_id, table, state["game_no"])
+            if mine and not mine[0]["ready"] and key not in READY:
+                READY.add(key)
+                answer = player.request("ready", table=table)
+                assert answer["type"] == "ack", (answer, player.tail(8))
+                acted = True
+    return acted
+
+
+def tables_of(player: Player, rounds: int) -> list[str]:
+    return [s["table"] for r in range(1, rounds + 1) if (s := seated_in(player, r)) is not None]
+
+
 def play_rounds(server: Server, players: list[Player], event: str, rounds: int) -> dict[str, Any]:
-    """Every present player takes their turns at their table of each round (the simplest legal
-    play; bots play the other seats) until the event's page says it is finished."""
+    """Every present player takes their turns at their table of each round (bots play the other
+    seats) until the event's page says it is finished."""
     deadline = time.monotonic() + 6 * WAIT
     while True:
         progressed = False
         for player in players:
             progressed |= player.pump()
             player.pending.clear()
-            for r in range(1, rounds + 1):
-                seat = seated_in(player, r)
-                if seat is not None and my_turn(player, seat["table"]):
-                    assert play_turn(player, seat["table"])["type"] == "ack"
-                    progressed = True
+            progressed |= take_turns(player, tables_of(player, rounds))
         last = [seated_in(p, rounds) for p in players]
         if all(s is not None and finished(p, s["table"]) for p, s in zip(players, last, strict=True)):
             page: dict[str, Any] = ok(server, "GET", f"/api/events/{event}", players[0])
@@ -177,12 +205,25 @@ def test_a_swiss_of_eight_runs_two_rounds_to_its_final_table_with_one_absentee(s
     assert after["type"] == "error" and after["code"] == "bad_state", after  # nothing left to play
 
 
-def test_a_clubs_swiss_is_for_its_members_only(server: Server) -> None:
+@pytest.fixture(params=["sqlite", "postgresql"])
+def any_db_server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
+    db = None if request.param == "sqlite" else request.getfixturevalue("pg_schema_url")
+    srv = Server(tmp_path / "data", *FAST, db=db).start()
+    yield srv
+    srv.stop()
+
+
+def test_a_clubs_swiss_is_for_its_members_and_starts_at_its_time(any_db_server: Server) -> None:
+    """A club's Swiss: a stranger gets the answer of no event at all; it starts by itself at
+    ``starts_at``; one entrant plays with three bots filling the table (1 is not a multiple of 4)."""
+    server = any_db_server
     owner, member, stranger = registered(server, "东家"), Player(server, "会员"), Player(server, "路人")
     club = ok(server, "POST", "/api/clubs", owner, name="周五牌局")["club"]
     ok(server, "POST", f"/api/clubs/{club['id']}/join", member, code=club["invite_code"])
-    soon = time.time() + 3600
-    body = {"kind": "swiss", "name": "俱乐部瑞士", "club": club["id"], "starts_at": soon}
+    bad = call(server, "POST", "/api/events", owner, kind="swiss", name="x", place_points=[1, 2, 3, 4])
+    assert code_of(bad) == (422, "invalid_input")
+    starts = time.time() + 6  # time enough to register; the server looks every 2 s
+    body = {"kind": "swiss", "name": "俱乐部瑞士", "club": club["id"], "starts_at": starts, "rounds": 1}
     eid = ok(server, "POST", "/api/events", owner, **body)["event"]["id"]
     assert ok(server, "POST", f"/api/events/{eid}/join", member)["entrants"] == 1
     nothing = call(server, "POST", "/api/events/nosuchevent/join", stranger)
@@ -190,5 +231,65 @@ def test_a_clubs_swiss_is_for_its_members_only(server: Server) -> None:
         refused = call(server, method, path, stranger)
         assert code_of(refused) == code_of(nothing) == (404, "no_event"), path
         assert refused.text.replace(eid, "X") == nothing.text.replace("nosuchevent", "X")
-    bad = call(server, "POST", "/api/events", owner, kind="swiss", name="x", place_points=[1, 2, 3, 4])
-    assert code_of(bad) == (422, "invalid_input")
+    refused_ws = stranger.request("play_event", event=eid)
+    assert refused_ws["type"] == "error" and refused_ws["code"] == "not_found", refused_ws
+
+    wait_until([member], lambda: seated_in(member, 1) is not None, "the start at starts_at", 4 * WAIT)
+    assert time.time() >= starts
+    late = call(server, "POST", f"/api/events/{eid}/join", owner)
+    assert code_of(late) == (409, "event_started")
+    final = play_rounds(server, [member], eid, rounds=1)
+    (table,) = final["rounds"][0]["tables"]
+    assert table["bots"] == 3 and [s["bot"] for s in table["seats"]] == [False, True, True, True]
+    (line,) = final["final"]
+    assert line["account_id"] == member.account_id and line["games"] == 1 and line["bot_games"] == 1
+
+
+def test_a_restarted_server_carries_on_its_swiss(tmp_path: Path) -> None:
+    """Two games a round; the server killed between round 1's games: on restart it reads the games
+    played back from the table's stored events, watches the table again, and the rounds go on."""
+    server = Server(tmp_path / "data", *FAST).start()
+    try:
+        owner = registered(server, "东家")
+        people = [owner, Player(server, "安"), Player(server, "波"), Player(server, "猫")]
+        body = {"kind": "swiss", "name": "重启", "rounds": 2, "games": 2, "starts_at": time.time() + 3600}
+        eid = ok(server, "POST", "/api/events", owner, **body)["event"]["id"]
+        for person in people:
+            ok(server, "POST", f"/api/events/{eid}/join", person)
+        ok(server, "POST", f"/api/events/{eid}/start", owner)
+        wait_until(people, lambda: all(seated_in(p, 1) is not None for p in people), "round 1's seating")
+        first = seated_in(owner, 1)
+        assert first is not None
+        table = first["table"]
+
+        def game_one_over() -> bool:
+            return all(
+                any(m["type"] == "event" and m["event"]["kind"] == "game_over" for m in p.received)
+                for p in people
+            )
+
+        deadline = time.monotonic() + 2 * WAIT
+        while not game_one_over():
+            assert time.monotonic() < deadline, "round 1's first game did not end"
+            for player in people:
+                player.pump()
+                player.pending.clear()
+                if my_turn(player, table):
+                    assert play_turn(player, table)["type"] == "ack"
+        server.kill()
+        for player in people:
+            player.ws = None
+
+        server.start()
+        for player in people:
+            player.connect()
+            back = player.ok("play_event", event=eid)  # back at the round's table
+            assert back["data"]["table"]["id"] == table
+        final = play_rounds(server, people, eid, rounds=2)
+        assert [len(t["games"]) for r in final["rounds"] for t in r["tables"]] == [2, 2]
+        assert all(r["absent"] == [] for r in final["rounds"])
+        assert sorted(s["games"] for s in final["final"]) == [4, 4, 4, 4]
+        for person in people:
+            person.close()
+    finally:
+        server.stop()

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from niugui.server.events.swiss_pairing import pair_round, pairs_of, repeats, table_sizes
+from niugui.server.events.swiss_progress import SwissProgress, SwissSettings
 from niugui.server.events.swiss_standings import (
     GameResult,
     SwissRound,
@@ -115,3 +116,37 @@ def test_two_absences_drop_a_player_from_later_rounds() -> None:
     assert "p9" not in [x for t in third for x in t]
     assert sorted(x for t in third for x in t if x is not None) == people[:8]
     assert all(None not in t for t in third)  # eight left: no bots
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=1, max_value=13), st.integers(min_value=1, max_value=4), st.data())
+def test_rounds_seat_every_entrant_not_dropped_once_and_drop_after_two_absences(
+    n: int, rounds: int, data: st.DataObject
+) -> None:
+    people = [f"p{i}" for i in range(n)]
+    progress = SwissProgress(SwissSettings(rounds=rounds))
+    for p in people:
+        assert progress.register(p, p.upper())
+    absences = dict.fromkeys(people, 0)
+    for _ in range(rounds):
+        present = set(data.draw(st.lists(st.sampled_from(people), unique=True)))
+        plans = progress.begin_round(present)
+        active = [p for p in people if absences[p] < 2]  # R: dropped after two absences
+        seated = [p for plan in plans for p in plan.seats if p is not None]
+        assert sorted(seated) == sorted(active)  # each entrant not dropped, exactly once
+        assert all(len(plan.seats) == 4 for plan in plans)
+        assert sorted(plan.seats.count(None) for plan in plans) == sorted(
+            4 - s for s in table_sizes(len(active))
+        )
+        for plan in plans:  # present people first, then absentees (played by bots), then bots
+            kinds = [0 if p in present else 1 if p is not None else 2 for p in plan.seats]
+            assert kinds == sorted(kinds)
+        for p in active:
+            absences[p] += p not in present
+        assert set(progress.absent_now()) == {p for p in active if p not in present}
+        for index in range(len(plans)):
+            progress.mark_done(index)
+        again = SwissProgress.from_json(progress.to_json(), progress.settings)
+        assert again.to_json() == progress.to_json()
+    assert progress.phase == "finished"
+    assert {s.account_id: s.dropped for s in progress.standings()} == {p: a >= 2 for p, a in absences.items()}

@@ -18,13 +18,13 @@ from sqlalchemy.engine import Connection
 
 from ..config import Community
 from ..protocol import ErrorCode, EventCreate, HttpErrorCode, TableSettings
+from ..store import EVENT_CREATOR
 from ..tables.bots import Bots
 from ..tables.commands import Dealer
 from .store import EventRow, EventStore
 
-EVENT_CREATOR = "event:"
-"""An event's tables are created by ``event:<event id>``: nobody's account, so nobody changes their
-settings, fills or watches them (see :func:`is_event_table`)."""
+# An event's tables are created by ``event:<event id>`` (``EVENT_CREATOR``, in the store, which
+# leaves their games out of profiles): nobody's account, so nobody changes, fills or watches them.
 
 
 def creator_of(event_id: str) -> str:

@@ -9,10 +9,13 @@ and seated, the bots in the other seats. The deal follows at once.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .. import logs
 from ..clubs_store import ClubStore
 from ..creation import TableFactory, short_id, with_data
 from ..directory import Directory
+from ..protocol import Watch
 from ..store import Store
 from ..tables import Answer, Client, Fault, Reply, Services, TableModel, is_bot_account
 from .base import EventKind, EventRefused, Seating, creator_of
@@ -32,6 +35,8 @@ class EventSeats:
     ) -> None:
         self.store, self.directory, self.factory, self.services = store, directory, factory, services
         self.kinds = kinds
+        self.elsewhere: Callable[[Client, Watch, Reply], None] | None = None
+        """On a cluster, the hub's ``handle``: a board's table on another node is watched there."""
 
     def play(self, client: Client, event_id: str, reply: Reply) -> None:
         """Seat ``client`` at its next table of ``event_id`` (or back at the one it has not finished)."""
@@ -72,18 +77,11 @@ class EventSeats:
         return self.kinds[event.kind].seat(events, event, account, nickname, now)
 
     def _sit(self, client: Client, event_id: str, seating: Seating, reply: Reply) -> None:
-        account = client.account_id
-        answer = with_data(reply, lambda: table.summary(account))
         new = seating.new
-        if new is None:  # back at a table that exists
-            found = self.directory.tables.get(seating.table)
-            if found is None:
-                reply(Fault("not_found", "your table of this event is not on this server"))
-                return
-            table = found
-            self.directory.follow(client, table.id)
-            table.subscribe(client, None, answer)
+        if new is None:
+            self._back_at(client, seating.table, reply)
             return
+        account = client.account_id
         state = TableModel(
             seating.table, creator=creator_of(event_id), code=short_id(6), settings=new.settings
         )
@@ -91,12 +89,31 @@ class EventSeats:
         table.dealer, table.bots = new.dealer, new.bots
 
         def created(outcome: Answer | BaseException) -> None:
-            if isinstance(outcome, BaseException):
+            if isinstance(outcome, BaseException):  # not stored: the board stays to play
+                self.services.read(lambda: EventStore(self.store.engine).drop_table(table.id), _logged)
                 reply(outcome)
                 return
             logs.info("event table opened", event=event_id, table=table.id, what=seating.label)
             self.directory.follow(client, table.id)
             table.subscribe(client, None)
-            table.seat_group([(account, client.nickname, None)], new.level, answer, seats=(new.seat,))
+            seated = with_data(reply, lambda: table.summary(account))
+            table.seat_group([(account, client.nickname, None)], new.level, seated, seats=(new.seat,))
 
         table.create(new.settings, created)
+
+    def _back_at(self, client: Client, table_id: str, reply: Reply) -> None:
+        """Subscribe ``client`` to its table of the event that exists (a board it has not finished)."""
+        table = self.directory.tables.get(table_id)
+        if table is None and self.elsewhere is not None:  # a cluster: its node serves it (watch's ack)
+            self.elsewhere(client, Watch(type="watch", id="play_event", table=table_id), reply)
+            return
+        if table is None:
+            reply(Fault("not_found", "your table of this event is not on this server"))
+            return
+        self.directory.follow(client, table.id)
+        table.subscribe(client, None, with_data(reply, lambda: table.summary(client.account_id)))
+
+
+def _logged(outcome: object) -> None:
+    if isinstance(outcome, BaseException):
+        logs.warning("an event's entry was not forgotten", error=repr(outcome))

@@ -260,6 +260,11 @@ class EventStore:
             return False
         return True
 
+    def drop_table(self, table_id: str) -> None:
+        """Forget the entries at ``table_id`` (its table could not be opened: the board is to play)."""
+        with self._tx() as c:
+            c.execute(event_entries.delete().where(event_entries.c.table_id == table_id))
+
 
 def insert_boards(c: Connection, boards: list[BoardRow]) -> None:
     """Store a duplicate event's boards (inside :meth:`EventStore.create`'s transaction)."""

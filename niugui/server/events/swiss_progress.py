@@ -10,7 +10,7 @@ people seated, the table that plays them, its games), and the event's phase; kep
 (['d', 'e'], 'running')
 >>> p.attach(0, "t1"); p.game_over("t1", finish=(0, 2), scores=(2, -2, 2, -2)); p.table_done("t1")
 False
->>> p.table_done_without_play(1)  # an absentee's table with only bots in it: not played
+>>> p.mark_done(1)  # an absentee's table with only bots in it: not played
 True
 >>> p.phase, [s.account_id for s in p.standings()][:2]
 ('finished', ['a', 'c'])
@@ -118,17 +118,23 @@ class SwissProgress:
         """A game of the current round's table ``table_id`` ended (its result, R30–R35)."""
         index = self._index(table_id)
         rnd = self.rounds[-1]
-        table = rnd.tables[index]
-        table = replace(table, games=(*table.games, GameResult(tuple(finish), tuple(scores))))
-        tables = (*rnd.tables[:index], table, *rnd.tables[index + 1 :])
-        self.rounds[-1] = replace(rnd, tables=tables)
+        earlier = [(g.finish, g.scores) for g in rnd.tables[index].games]
+        self.set_games(index, [*earlier, (finish, scores)])
 
     def table_done(self, table_id: str) -> bool:
         """The table ``table_id`` is over; True when it was the round's last (the round is over)."""
-        return self.table_done_without_play(self._index(table_id))
+        return self.mark_done(self._index(table_id))
 
-    def table_done_without_play(self, index: int) -> bool:
-        """The current round's table ``index`` is over (or is not played: nobody present at it)."""
+    def set_games(self, index: int, games: Sequence[tuple[Sequence[int], Sequence[int]]]) -> None:
+        """The games (finish, scores) of the current round's table ``index``, as its stored events
+        say (a restarted server reads them back)."""
+        rnd = self.rounds[-1]
+        table = replace(rnd.tables[index], games=tuple(GameResult(tuple(f), tuple(s)) for f, s in games))
+        self.rounds[-1] = replace(rnd, tables=(*rnd.tables[:index], table, *rnd.tables[index + 1 :]))
+
+    def mark_done(self, index: int) -> bool:
+        """The current round's table ``index`` is over (or is not played: nobody present at it); True
+        when it was the round's last."""
         plans = self.plans[-1]
         plans[index] = replace(plans[index], done=True)
         over = all(p.done for p in plans)

@@ -21,7 +21,7 @@ from ..creation import TableFactory, short_id
 from ..directory import Directory
 from ..protocol import EventSeated, TableSettings
 from ..store import Store
-from ..tables import Answer, Services, Table, TableModel
+from ..tables import Answer, Services, TableModel, no_reply
 from .base import creator_of
 from .store import EventRow, EventStore
 from .swiss import swiss_settings
@@ -30,6 +30,9 @@ from .swiss_store import SwissStore
 
 POLL_SECONDS = 2.0
 """How often a server looks for Swiss events whose start has come."""
+RESUME_SECONDS = 30.0
+"""A restarted server that finds a round over begins the next one after this long, so that the
+entrants can reconnect first (who is not connected then is absent)."""
 
 
 @dataclass
@@ -83,6 +86,42 @@ class SwissRounds:
 
         self.services.read(claim, claimed)
 
+    def resume(self) -> None:
+        """At the start, before any request (reads the store on the loop, as the clubs' roster):
+        carry on the Swiss events this server was running. Each unfinished table of the current
+        round has its games read back from its stored events and is watched again (or, if it is
+        not in play any more, is over); a round found over begins the next after
+        :data:`RESUME_SECONDS`."""
+        swiss, events = SwissStore(self.store.engine), EventStore(self.store.engine)
+        for event_id in swiss.running():
+            event, found = events.event(event_id), swiss.progress(event_id)
+            if event is None or found is None or not found[1]:
+                continue
+            progress = SwissProgress.from_json(found[1], swiss_settings(event))
+            self.running[event_id] = _Running(event, progress)
+            over = all(p.done for p in progress.plans[-1]) if progress.plans else True
+            for index, plan in enumerate(progress.plans[-1] if progress.plans else ()):
+                if not plan.done:
+                    over = self._resume_table(event_id, index, plan) or over
+            self._save(event_id)
+            if over and progress.phase != "finished":
+                asyncio.get_running_loop().call_later(RESUME_SECONDS, self._begin_round, event_id)
+            logs.info("swiss resumed", event=event_id, round=len(progress.rounds), phase=progress.phase)
+
+    def _resume_table(self, event_id: str, index: int, plan: TablePlan) -> bool:
+        """One table of a resumed round; True when the round is over with it."""
+        progress = self.running[event_id].progress
+        if plan.table_id is None:  # not played (its id is stored before the table is made)
+            return progress.mark_done(index)
+        stored = self.store.events(plan.table_id)
+        results = [json.loads(e.payload)["result"] for e in stored if e.kind == "game_over"]
+        progress.set_games(index, [(r["finish"], r["scores"]) for r in results])
+        table = self.directory.tables.get(plan.table_id)
+        if table is None or table.state.status == "finished":
+            return progress.mark_done(index)
+        table.subscribe(_Watcher(self, event_id, plan.table_id), None)
+        return False
+
     async def follow(self, seconds: float = POLL_SECONDS) -> None:
         """Start each Swiss event whose ``starts_at`` has come (cancelled at shutdown)."""
         swiss = SwissStore(self.store.engine)
@@ -102,20 +141,24 @@ class SwissRounds:
         present = {a for a in progress.entrants if self.directory.connections(a)}
         plans = progress.begin_round(present)
         logs.info("swiss round", event=event_id, round=len(progress.rounds), tables=len(plans))
-        self._save(event_id)
         if progress.phase == "finished":
+            self._save(event_id)
             self._end(event_id)
             return
-        over = False
+        over, opening = False, []
         for index, plan in enumerate(plans):
             if all(p is None or p in progress.rounds[-1].absent for p in plan.seats):
-                over = progress.table_done_without_play(index)  # nobody here to play it
+                over = progress.mark_done(index)  # nobody here to play it
             else:
-                self._open(run, index, plan)
+                progress.attach(index, short_id(8))
+                opening.append(index)
+        self._save(event_id)  # the tables' ids are stored before the tables: a restart finds them
+        for index in opening:
+            self._open(run, progress.plans[-1][index])
         if over:
             self._round_over(event_id)
 
-    def _open(self, run: _Running, index: int, plan: TablePlan) -> None:
+    def _open(self, run: _Running, plan: TablePlan) -> None:
         event, progress = run.event, run.progress
         number = len(progress.rounds)
         settings = TableSettings(
@@ -125,11 +168,11 @@ class SwissRounds:
             bot_level=progress.settings.bot_level,
             games=progress.settings.games,
         )
-        table_id = short_id(8)
+        table_id = plan.table_id
+        assert table_id is not None
         table = self.factory.open(
             TableModel(table_id, creator=creator_of(event.id), code=short_id(6), settings=settings)
         )
-        progress.attach(index, table_id)
         absent = progress.rounds[-1].absent
         people = [p for p in plan.seats if p is not None and p not in absent]
 
@@ -148,7 +191,7 @@ class SwissRounds:
             if isinstance(answer, BaseException):
                 logs.failure("swiss: could not create a table", answer, event=event.id, table=table_id)
                 return
-            table.subscribe(_Watcher(self, event.id, table), None)
+            table.subscribe(_Watcher(self, event.id, table_id), None)
             for account in people:
                 for client in list(self.directory.connections(account)):
                     self.directory.follow(client, table_id)
@@ -172,6 +215,14 @@ class SwissRounds:
             self._round_over(event_id)
         else:
             self._save(event_id)
+
+    def seat_left(self, watcher: _Watcher, table_id: str) -> None:
+        """Someone left a round's table (escaped, R35, or not ready in time): between games a bot
+        takes the seat, so that the round's games go on (its places count for the seat's entrant,
+        as under 托管); if nobody is left the table ends by itself."""
+        table = self.directory.tables.get(table_id)
+        if table is not None and table.state.status in ("waiting", "between"):
+            table.fill_bots(watcher, no_reply)
 
     def _round_over(self, event_id: str) -> None:
         progress = self.running[event_id].progress
@@ -211,24 +262,24 @@ class SwissRounds:
 
 class _Watcher:
     """A round table's listener: subscribed like a spectator (seatless), it reads the ends of games
-    and of the table from the events it is sent, and tells the rounds on the next turn of the loop."""
+    and of the table, and seats left, from the events it is sent, and tells the rounds on the next
+    turn of the loop. It is the table's creator (``event:<id>``), so it may fill seats with bots."""
 
-    def __init__(self, rounds: SwissRounds, event_id: str, table: Table) -> None:
+    def __init__(self, rounds: SwissRounds, event_id: str, table_id: str) -> None:
         self.account_id, self.nickname = creator_of(event_id), ""
-        self.rounds, self.event_id, self.table = rounds, event_id, table
+        self.rounds, self.event_id, self.table_id = rounds, event_id, table_id
 
     def send(self, message: str) -> None:
         if not message.startswith('{"type":"event"'):
             return
+        event, table = self.event_id, self.table_id
         if '"kind":"game_over"' in message:
             result = json.loads(message)["event"]["result"]
-            self._later(
-                lambda: self.rounds.game_over(
-                    self.event_id, self.table.id, result["finish"], result["scores"]
-                )
-            )
+            self._later(lambda: self.rounds.game_over(event, table, result["finish"], result["scores"]))
         elif '"kind":"table_finished"' in message:
-            self._later(lambda: self.rounds.table_finished(self.event_id, self.table.id))
+            self._later(lambda: self.rounds.table_finished(event, table))
+        elif '"kind":"seat_left"' in message:
+            self._later(lambda: self.rounds.seat_left(self, table))
 
     @staticmethod
     def _later(job: Callable[[], None]) -> None:

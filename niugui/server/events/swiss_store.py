@@ -76,11 +76,15 @@ class SwissStore:
             key = (swiss_entrants.c.event_id == event_id) & (swiss_entrants.c.account_id == account_id)
             if c.execute(sa.select(swiss_entrants.c.account_id).where(key)).first() is not None:
                 return False
-            c.execute(
-                swiss_entrants.insert().values(
-                    event_id=event_id, account_id=account_id, nickname=nickname, registered_at=now
+        try:
+            with self._tx() as c:
+                c.execute(
+                    swiss_entrants.insert().values(
+                        event_id=event_id, account_id=account_id, nickname=nickname, registered_at=now
+                    )
                 )
-            )
+        except sa.exc.IntegrityError:  # the same account registering twice at once: entered once
+            return False
         return True
 
     def unregister(self, event_id: str, account_id: str) -> bool | None:

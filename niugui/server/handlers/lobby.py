@@ -64,7 +64,7 @@ def queue_bots(desk: Desk, client: Client, _message: QueueBots, reply: Reply) ->
 
 
 def play_event(desk: Desk, client: Client, message: PlayEvent, reply: Reply) -> None:
-    """Your next table of an event (issue 30); ack data: the table's summary."""
-    if desk.clustered:  # its tables would need the cluster's leases
-        raise Fault("bad_state", "events are not played on a cluster of servers yet")
+    """Your next table of an event (issue 30); ack data: the table's summary. On a cluster the table
+    opens on the entrant's node (leased by its first write, as quick play's); the event, its entries
+    and results are the database's, so any node serves them."""
     desk.events.play(client, message.event, reply)
