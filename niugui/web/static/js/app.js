@@ -23,6 +23,7 @@ const screens = {
   friends: () => import("./friends.js"),
   clubs: () => import("./clubs.js"),
   event: () => import("./events.js"),
+  newevent: () => import("./eventnew.js"),
 };
 
 const app = document.getElementById("app");
@@ -89,6 +90,10 @@ const conn = new Connection({
     }
     if (msg.type === "invitation") { // from a friend (friends.js)
       screens.friends().then(({ showInvitation }) => showInvitation(msg, { conn, onOpenTable: goTable }));
+      return;
+    }
+    if (msg.type === "event_seated") { // a Swiss round began and seated you: to your table (issue 30)
+      if (!liveTable()) import("./eventplay.js").then(({ playNext }) => playNext(conn, msg.event)).then(({ id, code }) => goTable(id, code), (error) => toast(error.message));
       return;
     }
     if (msg.type === "queue") {
@@ -285,6 +290,13 @@ function route() {
     later("clubs", ({ clubsScreen }) => mount((root) => {
       const clubId = parts[0] === "club" && parts[1] ? decodeURIComponent(parts[1]) : null;
       clubsScreen(root, { conn, clubId, code: params.get("code"), onBack: () => (location.hash = "#/"), onClub, onOpenTable: goTable, toast });
+      return null;
+    }));
+    return;
+  }
+  if (parts[0] === "newevent") { // make a duplicate event or a Swiss, ?club=ID from a club's page (issue 30)
+    later("newevent", ({ newEventScreen }) => mount((root) => {
+      newEventScreen(root, { club: params.get("club"), onBack: () => history.back(), toast });
       return null;
     }));
     return;

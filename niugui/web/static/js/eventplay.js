@@ -22,11 +22,14 @@ export function rememberTable(table, event) {
   sessionStorage.setItem(KEY, JSON.stringify(Object.fromEntries([...known, [table, event]])));
 }
 
-/** The event a table plays a board of: the table's own word (its state's `event`), else what
- *  play_event told this tab; null for any other table. */
+const EVENT_CREATOR = "event:"; // an event's tables are created by "event:ID" (the server's creator_of)
+
+/** The event a table plays a board (or a Swiss round) of: the table's own word — its state's
+ *  creator, "event:ID", so that 下一副 and 成绩榜 survive a closed tab — else what play_event told
+ *  this tab; null for any other table. */
 export function eventOfTable(st, tableId) {
-  const said = st && (st.event ?? (st.settings && st.settings.event));
-  if (said) return typeof said === "object" ? said.id : said;
+  const creator = st && typeof st.creator === "string" ? st.creator : "";
+  if (creator.startsWith(EVENT_CREATOR)) return creator.slice(EVENT_CREATOR.length);
   return remembered()[tableId] || null;
 }
 
@@ -58,10 +61,9 @@ export function eventButtons(st, tableId, { conn, toast }) {
       location.hash = eventHash(event); // nothing left to play (or the event closed): its standings
     }
   };
-  return [
-    { label: t("ev_next_board"), action: "event-next", primary: true, onClick: next },
-    { label: t("ev_standings"), action: "event-standings", onClick: () => stand().then(() => (location.hash = eventHash(event))) },
-  ];
+  const standings = { label: t("ev_standings"), action: "event-standings", onClick: () => stand().then(() => (location.hash = eventHash(event))) };
+  if (st.status !== "finished") return [standings]; // between a Swiss round's games: 下一局 is the table's own
+  return [{ label: t("ev_next_board"), action: "event-next", primary: true, onClick: next }, standings];
 }
 
 /** Your boards played of all, your place and percentage (an event's view, with `me`), e.g.

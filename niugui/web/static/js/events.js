@@ -7,6 +7,7 @@ import { button, el } from "./dom.js";
 import { t } from "./i18n.js";
 import { api, session } from "./net.js";
 import { eventTitle, mpText, nextBoard, percentText, progressLine, whenText } from "./eventplay.js";
+import { swissBody } from "./swisspage.js";
 
 const EVERY_MS = 10000; // the standings are read again this often while the event is open (and the tab is seen)
 
@@ -121,13 +122,15 @@ export class EventScreen {
   }
 
   async load() {
+    const asked = (this.asked = (this.asked || 0) + 1);
     let data;
     try {
       data = await api("GET", `/api/events/${encodeURIComponent(this.h.eventId)}`);
     } catch (error) {
-      if (this.key === null) this.draw(null, error.message);
+      if (this.key === null && asked === this.asked) this.draw(null, error.message);
       return;
     }
+    if (asked !== this.asked) return; // a later read (e.g. after 报名) was asked: this one is stale
     const key = JSON.stringify(data);
     if (key === this.key) return; // unchanged: drawn again only when something moved
     this.key = key;
@@ -146,7 +149,12 @@ export class EventScreen {
     }
     const { event, standings } = data;
     const me = (session.account || {}).id;
-    if (event.status === "finished") clearInterval(this.timer); // final: nothing moves any more
+    if (event.status === "finished" || data.phase === "finished") clearInterval(this.timer); // final: nothing moves any more
+    if (event.kind === "swiss") { // a Swiss tournament's page (swisspage.js)
+      if (data.phase !== "finished") this.panel.append(shareRow(event, this.h.toast));
+      this.panel.append(...swissBody(data, this.h, () => this.load()));
+      return;
+    }
     const when = event.status === "finished" ? t("ev_closed")
       : event.status === "upcoming" ? t("ev_starts_at", { time: whenText(event.starts_at) })
         : t("ev_open_until", { time: whenText(event.ends_at) });

@@ -54,10 +54,10 @@ export class LobbyScreen {
   dailyCard(after) {
     if (this.daily) this.daily.destroy();
     this.daily = null;
-    import("./dailycard.js").then(({ DailyCard }) => {
+    Promise.all([import("./dailycard.js"), import("./eventlist.js")]).then(([{ DailyCard }, { eventsSection }]) => {
       if (this.gone || !after.isConnected) return;
       this.daily = new DailyCard({ conn: this.h.conn, toast: this.h.toast, onOpenTable: this.h.onOpenTable });
-      after.after(this.daily.root);
+      after.after(this.daily.root, eventsSection()); // then the other events one may see (eventlist.js)
     });
   }
 
