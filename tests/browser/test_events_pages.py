@@ -61,6 +61,10 @@ def test_a_club_duplicate_event_made_from_its_club_page_one_board_played(browser
     page.wait_for_selector("[data-role=new-event] form", timeout=WAIT_MS)
     assert page.input_value("select[name=club]") == club  # from the club's page: its event
     assert page.is_hidden("input[name=rounds]")  # a Swiss's settings only for a Swiss
+    page.select_option("select[name=kind]", "swiss")  # a Swiss's settings instead of the boards
+    assert page.is_visible("input[name=rounds]") and page.is_hidden("select[name=boards]")
+    shot(page, "new-swiss", full=True)
+    page.select_option("select[name=kind]", "duplicate")
     page.fill("input[name=name]", "周六复式")
     page.select_option("select[name=boards]", "4")
     shot(page, "new-duplicate", full=True)
@@ -91,6 +95,10 @@ def test_a_club_duplicate_event_made_from_its_club_page_one_board_played(browser
     page.wait_for_selector(f"[data-role=event-list] li[data-event='{event}']", timeout=WAIT_MS)
     page.locator("[data-role=events]").scroll_into_view_if_needed()
     shot(page, "club-events")
+    page.goto(f"{server}/#/")  # and so does the lobby, under the daily challenge
+    page.wait_for_selector(f"[data-role=events] li[data-event='{event}']", timeout=WAIT_MS)
+    page.locator("[data-role=events]").scroll_into_view_if_needed()
+    shot(page, "lobby-events")
     assert not errors, errors
     page.context.close()
 

@@ -91,8 +91,9 @@ function form(account, clubs, h) {
   const start = select("start", [], "now");
   const startsAt = input("datetime-local", "starts_at");
   const endsAt = input("datetime-local", "ends_at");
-  endsAt.title = t("ev_end_default");
-  const duplicateOnly = [field(t("ev_boards_n"), boards), field(t("ev_end"), endsAt)];
+  const endRow = field(t("ev_end"), endsAt);
+  endRow.append(el("div", "muted ev-hint", t("ev_end_default")));
+  const duplicateOnly = [field(t("ev_boards_n"), boards), endRow];
   const swissOnly = [field(t("ev_rounds"), rounds), field(t("ev_games_per_round"), games), pointsRow];
   const startRow = field(t("ev_start"), start);
   const atRow = field("", startsAt);
@@ -117,7 +118,7 @@ function form(account, clubs, h) {
   const submit = el("button", "btn ev-play", t("ev_create"));
   submit.type = "submit";
   submit.dataset.action = "create-event";
-  f.append(field(t("ev_kind"), kind), field(t("ev_name"), name), field(t("ev_where"), club), field(t("ev_bots"), bots), ...duplicateOnly, ...swissOnly, startRow, atRow, submit, err);
+  f.append(field(t("ev_kind"), kind), field(t("ev_name"), name), field(t("ev_where"), club), field(t("ev_bots"), bots), duplicateOnly[0], ...swissOnly, startRow, atRow, endRow, submit, err);
   f.addEventListener("submit", async (event) => {
     event.preventDefault();
     err.textContent = "";

@@ -57,8 +57,8 @@ export function tableBox(table, n, me) {
   const box = el("div", "sw-table");
   box.dataset.role = "swiss-table";
   box.dataset.table = table.table;
-  const state = table.done ? t("sw_table_done") : table.games.length ? "" : t("sw_not_started");
-  box.append(el("div", "ev-sub", `${t("sw_table_n", { n })}${state ? ` · ${state}` : ""}`));
+  const state = t(table.done ? "sw_table_done" : table.table ? "ev_status_open" : "sw_not_started");
+  box.append(el("div", "ev-sub", `${t("sw_table_n", { n })} · ${state}`));
   const grid = el("table", "grid");
   const head = el("tr");
   head.append(el("th", "num", "#"), el("th", "", t("ev_col_player")));
