@@ -18,6 +18,14 @@ from .test_clubs import register
 PHONE_TALL = {"width": 360, "height": 740}
 
 
+PLACES = "cs => cs.map((c) => [c.parentElement.dataset.account, +c.dataset.place])"
+"""A round's table: each person's place in its game (0 = 上游)."""
+SCORES = "rs => rs.map((r) => [r.dataset.account, +r.children[2].innerText])"
+"""The Swiss standings: each person's score."""
+NOT_AT = "(t) => ((document.querySelector('.table-screen[data-you]') || {}).dataset || {table: t}).table != t"
+"""Seated at a table other than ``t``."""
+
+
 def shot(page: Any, name: str, full: bool = False) -> None:
     """A screenshot at /tmp/events2-NAME.png; nothing may stick out sideways on the phone."""
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE_TALL["width"], name
@@ -45,6 +53,15 @@ def new_account(server: str, name: str, user: str) -> str:
 
 def unique(prefix: str) -> str:
     return f"{prefix}{int(time.time() * 1000) % 10**9}"
+
+
+def play_to_result(page: Any) -> None:
+    """At a table: this page's turns (the hint's play, or pass) until the game's result shows."""
+    while True:
+        wait_my_turn_or_result(page)
+        if result_shown(page):
+            return
+        assert take_turn(page), "the page showed its turn, then neither Hint nor Pass was enabled"
 
 
 def test_a_club_duplicate_event_made_from_its_club_page_one_board_played(browser: Any, server: str) -> None:
@@ -80,11 +97,7 @@ def test_a_club_duplicate_event_made_from_its_club_page_one_board_played(browser
 
     page.click("[data-role=event] [data-action=play-event]")
     page.wait_for_selector(".table-screen[data-you] .hand [data-card]", timeout=WAIT_MS)
-    while True:
-        wait_my_turn_or_result(page)
-        if result_shown(page):
-            break
-        assert take_turn(page)
+    play_to_result(page)
     shot(page, "board-over")
     page.click("[data-role=result] [data-action=event-standings]")  # 成绩榜, by the table's own word
     page.wait_for_selector("[data-role=event-standings] tr.you", timeout=WAIT_MS)
@@ -130,20 +143,27 @@ def test_a_swiss_page_registration_then_its_round_table(browser: Any, server: st
     shot(page, "swiss-registered")
 
     call(server, "POST", f"/api/events/{event}/start", owner)  # round 1: the four at one table
-    page.wait_for_selector(".table-screen[data-you]", timeout=WAIT_MS)  # the round's start seats 阿安
-    table = page.get_attribute(".table-screen", "data-table")
+    page.wait_for_selector(".table-screen[data-you] .hand [data-card]", timeout=WAIT_MS)  # 阿安 seated
+    first = page.get_attribute(".table-screen", "data-table")
     shot(page, "swiss-table")
+    play_to_result(page)  # the round's one game; the three absent are played for (托管)
 
+    # round 1 over: its places on the round's page, and the standings score them (R30)
     page.goto(f"{server}/#/event/{event}")
-    page.wait_for_selector("[data-role=swiss-round][data-round='1'] [data-role=swiss-table]", timeout=WAIT_MS)
-    box = page.locator(f"[data-role=swiss-table][data-table='{table}']")
+    done = "[data-role=swiss-round][data-round='1'] [data-role=swiss-table] tr[data-account] td[data-place]"
+    page.wait_for_selector(done, timeout=WAIT_MS)
+    box = page.locator(f"[data-role=swiss-table][data-table='{first}']")
     seats = box.locator("tr[data-seat] td.ev-name").all_inner_texts()
     assert len(seats) == 4 and sum("阿安" in s for s in seats) == 1, seats
     assert box.locator("tr[data-seat] .tag").count() == 3  # the three not connected: 托管
-    assert page.locator("[data-role=swiss-standings] tr[data-account]").count() == 4
+    places = dict(page.locator(done).evaluate_all(PLACES))
+    scores = dict(page.locator("[data-role=swiss-standings] tr[data-account]").evaluate_all(SCORES))
+    assert len(places) == 4 and min(places.values()) == 0, places  # someone went out first
+    assert scores == {who: (3, 2, 1, 0)[place] for who, place in places.items()}, (scores, places)
+    page.wait_for_selector("[data-role=swiss-round][data-round='2']", timeout=WAIT_MS)  # round 2 began
     shot(page, "swiss-round", full=True)
-    page.click("[data-action=play-event]")  # 去我的牌桌
-    page.wait_for_selector(f".table-screen[data-table='{table}'][data-you]", timeout=WAIT_MS)
+    page.click("[data-action=play-event]")  # 去我的牌桌: round 2's
+    page.wait_for_function(NOT_AT, arg=first, timeout=WAIT_MS)
     assert not errors, errors
     page.context.close()
 

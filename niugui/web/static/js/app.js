@@ -92,8 +92,11 @@ const conn = new Connection({
       screens.friends().then(({ showInvitation }) => showInvitation(msg, { conn, onOpenTable: goTable }));
       return;
     }
-    if (msg.type === "event_seated") { // a Swiss round began and seated you: to your table (issue 30)
-      if (!liveTable()) import("./eventplay.js").then(({ playNext }) => playNext(conn, msg.event)).then(({ id, code }) => goTable(id, code), (error) => toast(error.message));
+    if (msg.type === "event_seated") { // a Swiss round began and seated you (issue 30)
+      import("./eventplay.js").then(({ playNext }) => {
+        if (screenKind === "table") toast(t("sw_round_began", { n: msg.round }), "round-began"); // its result stays; 下一副 leads on
+        else playNext(conn, msg.event).then(({ id, code }) => goTable(id, code), (error) => toast(error.message));
+      });
       return;
     }
     if (msg.type === "queue") {

@@ -68,13 +68,16 @@ export function tableBox(table, n, me) {
   for (const seat of table.seats) {
     const tr = el("tr", seat.account_id && seat.account_id === me ? "you" : "");
     tr.dataset.seat = seat.seat;
+    if (seat.account_id) tr.dataset.account = seat.account_id;
     tr.append(el("td", "num", seat.seat + 1), seatName(seat, me));
     let total = 0;
     for (const game of table.games) {
       const at = game.finish.indexOf(seat.seat);
       const place = at < 0 ? 3 : at; // R30: not out at the end is 下游
       total += game.scores[seat.seat] || 0;
-      tr.append(el("td", "num", t(`place_${place}`)));
+      const cell = el("td", "num", t(`place_${place}`));
+      cell.dataset.place = place;
+      tr.append(cell);
     }
     tr.append(el("td", "num", signed(total)));
     grid.append(tr);
