@@ -164,6 +164,12 @@ def test_a_swiss_page_registration_then_its_round_table(browser: Any, server: st
     shot(page, "swiss-round", full=True)
     page.click("[data-action=play-event]")  # 去我的牌桌: round 2's
     page.wait_for_function(NOT_AT, arg=first, timeout=WAIT_MS)
+
+    page.goto(f"{server}/#/event/{event}")  # the page in English too
+    page.wait_for_selector("[data-role=swiss-standings]", timeout=WAIT_MS)
+    page.click("[data-action=lang]")
+    page.wait_for_function("() => document.querySelector('[data-role=event]')?.innerText.includes('Round 1')")
+    shot(page, "swiss-en", full=True)
     assert not errors, errors
     page.context.close()
 

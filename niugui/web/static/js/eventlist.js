@@ -44,6 +44,7 @@ export function eventsSection(club = null) {
   if (club) head.style.marginTop = "18px";
   api("GET", `/api/events?limit=${PAGE}`).then(({ events }) => {
     const shown = listedHere(events, club);
+    box.hidden = !shown.length && !club && !(session.account || {}).username; // a guest's lobby: nothing to offer
     list.replaceChildren(...(shown.length ? shown.map(eventItem) : [el("li", "muted", t("ev_none_listed"))]));
   }).catch((error) => list.replaceChildren(el("li", "error-text", error.message)));
   return box;

@@ -95,6 +95,7 @@ const WORDS = {
     sw_game_n: "第 {n} 局：{places}",
     sw_not_started: "未开桌",
     sw_table_done: "已结束",
+    sw_table_playing: "进行中",
     sw_round_began: "第 {n} 轮开始了：点“下一副”去你的牌桌",
   },
   en: {
@@ -183,10 +184,11 @@ const WORDS = {
     sw_col_games: "Games",
     sw_dropped: "dropped",
     sw_final: "Final standings",
-    sw_settings: "{rounds} rounds · {games} games each · places {points}",
+    sw_settings: "rounds: {rounds} · games a round: {games} · places {points}",
     sw_game_n: "Game {n}: {places}",
     sw_not_started: "not started",
     sw_table_done: "over",
+    sw_table_playing: "in play",
     sw_round_began: "Round {n} has begun: tap Next board for your table",
   },
 };

@@ -57,7 +57,7 @@ export function tableBox(table, n, me) {
   const box = el("div", "sw-table");
   box.dataset.role = "swiss-table";
   box.dataset.table = table.table;
-  const state = t(table.done ? "sw_table_done" : table.table ? "ev_status_open" : "sw_not_started");
+  const state = t(table.done ? "sw_table_done" : table.table ? "sw_table_playing" : "sw_not_started");
   box.append(el("div", "ev-sub", `${t("sw_table_n", { n })} · ${state}`));
   const grid = el("table", "grid");
   const head = el("tr");
