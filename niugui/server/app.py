@@ -131,7 +131,7 @@ async def running(
     daily = asyncio.create_task(keep_daily(EventStore(store.engine), config.community))  # issue 30
     # a cluster node learns other nodes' club changes (members, presets) within this time (issue 29)
     clubs = asyncio.create_task(hub.follow_clubs(CLUBS_SECONDS)) if node is not None else None
-    # Swiss tournaments whose start has come (issue 30); not on a cluster, whose tables need leases
+    # Swiss tournaments whose start has come (issue 30); not on a cluster yet (see routes/events_swiss)
     swiss = asyncio.create_task(hub.swiss.follow()) if node is None else None
     logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
     try:

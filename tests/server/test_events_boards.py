@@ -15,11 +15,14 @@ from niugui.server.events.duplicate import LEVELS
 from niugui.server.events.store import BoardRow
 
 
-def played(board: BoardRow, level: str) -> list[tuple[int, str, list[str]]]:
-    """A whole game of ``board`` by its bots of ``level`` at a table of its own."""
+def played(board: BoardRow, level: str, restart_at: int | None = None) -> list[tuple[int, str, list[str]]]:
+    """A whole game of ``board`` by its bots of ``level`` at a table of its own; with ``restart_at``,
+    new bots from that action on (as after a restart rebuilt the table)."""
     bots = BoardBots(board_seed(board))
     game = Game.from_deck(board.deck, flip_first_drawer(Card.parse(board.flip)))
     while not game.over:
+        if len(game.actions()) == restart_at:
+            bots = BoardBots(board_seed(board))
         seat = game.to_move
         assert seat is not None
         bot = bots.for_seat(seat, level)
@@ -36,6 +39,15 @@ def played(board: BoardRow, level: str) -> list[tuple[int, str, list[str]]]:
 def test_the_same_board_gets_the_same_answers(level: str) -> None:
     board = new_board("e1", 1)
     assert played(board, level) == played(board, level)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_new_bots_mid_board_answer_the_same(level: str) -> None:
+    """After a restart (or a cluster node's takeover) the board's bots are made anew mid-game: they
+    answer as the first ones would have (a generator that ran on from the seed would not)."""
+    board = new_board("e1", 2)
+    whole = played(board, level)
+    assert played(board, level, restart_at=len(whole) // 2) == whole
 
 
 def test_the_levels_of_a_duplicate_event() -> None:

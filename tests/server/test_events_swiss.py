@@ -96,9 +96,12 @@ def tables_of(player: Player, rounds: int) -> list[str]:
     return [s["table"] for r in range(1, rounds + 1) if (s := seated_in(player, r)) is not None]
 
 
-def play_rounds(server: Server, players: list[Player], event: str, rounds: int) -> dict[str, Any]:
+def play_rounds(
+    server: Server, players: list[Player], event: str, rounds: int, pages: dict[int, Any] | None = None
+) -> dict[str, Any]:
     """Every present player takes their turns at their table of each round (bots play the other
-    seats) until the event's page says it is finished."""
+    seats) until the event's page says it is finished. ``pages``: the page as it is when every
+    player has been seated for round r (r > 1), by r."""
     deadline = time.monotonic() + 6 * WAIT
     while True:
         progressed = False
@@ -106,6 +109,9 @@ def play_rounds(server: Server, players: list[Player], event: str, rounds: int) 
             progressed |= player.pump()
             player.pending.clear()
             progressed |= take_turns(player, tables_of(player, rounds))
+        for r in range(2, rounds + 1):
+            if pages is not None and r not in pages and all(seated_in(p, r) for p in players):
+                pages[r] = ok(server, "GET", f"/api/events/{event}", players[0])
         last = [seated_in(p, rounds) for p in players]
         if all(s is not None and finished(p, s["table"]) for p, s in zip(players, last, strict=True)):
             page: dict[str, Any] = ok(server, "GET", f"/api/events/{event}", players[0])
@@ -154,7 +160,19 @@ def test_a_swiss_of_eight_runs_two_rounds_to_its_final_table_with_one_absentee(s
     assert refused["type"] == "error" and refused["code"] in ("forbidden", "not_found"), refused
     assert not any(m.get("table") == theirs["table"] for m in first.received if m["type"] != "event_seated")
 
-    final = play_rounds(server, present, eid, rounds=2)
+    pages: dict[int, Any] = {}
+    final = play_rounds(server, present, eid, rounds=2, pages=pages)
+
+    # live standings: as round 2 begins, round 1's games are counted (the absentee's by the bot)
+    live = pages[2]
+    assert live["phase"] == "running" and live["final"] is None and len(live["rounds"]) == 2
+    assert all(t["done"] and len(t["games"]) == 1 for t in live["rounds"][0]["tables"])
+    assert sorted(s["games"] for s in live["standings"]) == [1] * 8
+    assert sum(s["score"] for s in live["standings"]) == sum(
+        sum(PLACE_POINTS[p] for p in places(g["finish"]))
+        for t in live["rounds"][0]["tables"]
+        for g in t["games"]
+    )
 
     # each present person was seated once per round, at a table of the event's with three others
     for person in present:

@@ -1,7 +1,6 @@
 """Issue 30, point 4: a Swiss's registration is open until the start, both ways — an entrant takes
 their entry back (``DELETE /api/events/{id}/join``), may enter again, and once the event has
-started neither entering nor leaving is possible (``409 event_started``), the entrants unchanged.
-The start: at ``starts_at`` when the event was made with one, else when its owner starts it."""
+started neither entering nor leaving is possible (``409 event_started``), the entrants unchanged."""
 
 from __future__ import annotations
 
@@ -11,11 +10,6 @@ from pathlib import Path
 import pytest
 from server_harness import Server
 from test_events_swiss import call, code_of, ok, registered
-
-from niugui.server.events.store import EventRow, EventStore
-from niugui.server.events.swiss import Swiss
-from niugui.server.events.swiss_store import SwissStore
-from niugui.server.store import Store
 
 
 @pytest.fixture
@@ -43,22 +37,3 @@ def test_an_entrant_leaves_and_comes_back_before_the_start_only(server: Server) 
     assert code_of(call(server, "DELETE", path, ann)) == (409, "event_started")
     names = {e["nickname"] for e in ok(server, "GET", f"/api/events/{event}", ann)["entrants"]}
     assert names == {"阿安", "东家"}
-
-
-def test_only_a_swiss_made_with_a_start_starts_by_itself(tmp_path: Path) -> None:
-    """A Swiss made without ``starts_at`` waits for its owner's start (its ``starts_at`` is its
-    making, long past); one made with it is due once it has come."""
-    store = Store(f"sqlite:///{tmp_path / 'swiss.sqlite3'}")
-    store.migrate()
-    events = EventStore(store.engine)
-    settings = {"rounds": 1, "games": 1, "place_points": [3, 2, 1, 0], "bot_level": "expert"}
-    for event_id, auto in (("owners", False), ("timed", True)):
-        row = EventRow(
-            event_id, "swiss", event_id, None, "o", False, {**settings, "auto_start": auto}, 10.0, 99.0, 5.0
-        )
-        assert events.create(row, Swiss().created)
-    swiss = SwissStore(store.engine)
-    assert swiss.due(9.0) == []
-    assert swiss.due(11.0) == ["timed"]
-    assert swiss.claim("owners", 12.0) and swiss.due(12.0) == ["timed"]  # the owner's start
-    store.close()

@@ -1,6 +1,6 @@
 """Swiss pairing and standings (issue 30), pure: tables of four, bots only when the count is not a
 multiple of four, no pair at a table twice while it can be avoided (checked against brute force),
-places scored by R30's order of going out, dropped after two absences."""
+places scored by R30's order of going out, dropped after two absences; the page a Swiss shows."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from itertools import combinations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from niugui.server.events.swiss import shown
 from niugui.server.events.swiss_pairing import pair_round, pairs_of, repeats, table_sizes
 from niugui.server.events.swiss_progress import SwissProgress, SwissSettings
 from niugui.server.events.swiss_standings import (
@@ -150,3 +151,32 @@ def test_rounds_seat_every_entrant_not_dropped_once_and_drop_after_two_absences(
         assert again.to_json() == progress.to_json()
     assert progress.phase == "finished"
     assert {s.account_id: s.dropped for s in progress.standings()} == {p: a >= 2 for p, a in absences.items()}
+
+
+def test_the_page_of_a_swiss_shows_rounds_absentees_and_the_final_table_only_at_the_end() -> None:
+    progress = SwissProgress(SwissSettings(rounds=1, games=1))
+    for p in ("a", "b", "c", "d", "e"):
+        progress.register(p, p.upper())
+    progress.begin_round({"a", "b", "c", "d"})  # e absent: a bot plays e's seat (托管)
+    progress.attach(0, "t1")
+    progress.attach(1, "t2")
+    progress.game_over("t1", (0, 2), (2, -2, 2, -2))
+    progress.table_done("t1")
+    page = shown(progress, "a")
+    assert page["phase"] == "running" and page["final"] is None and page["me"]["table"] is None
+    first, second = page["rounds"][0]["tables"]
+    assert page["rounds"][0]["absent"] == ["e"] and (first["bots"], second["bots"]) == (1, 2)
+    assert [(s["account_id"], s["bot"], s["autoplay"]) for s in second["seats"]] == [
+        ("d", False, False),
+        ("e", False, True),
+        (None, True, False),
+        (None, True, False),
+    ]
+    assert shown(progress, "d")["me"]["table"] == "t2"  # still playing
+    progress.game_over("t2", (1, 0), (2, 2, -2, -2))  # e's bot 上游 with d second: a sweep (R33)
+    progress.table_done("t2")
+    page = shown(progress, None)
+    assert page["phase"] == "finished" and page["final"] == page["standings"] and page["me"] is None
+    by_id = {line["account_id"]: line for line in page["final"]}
+    assert (by_id["e"]["score"], by_id["e"]["absences"], by_id["e"]["dropped"]) == (3, 1, False)
+    assert [line["rank"] for line in page["final"]] == [1, 2, 3, 4, 5]

@@ -23,7 +23,7 @@ from dataclasses import replace
 from typing import Any
 
 from niugui import fairness
-from niugui.bots import Bot, load_bot
+from niugui.bots import Action, Bot, View, load_bot
 from niugui.cards import Card
 
 from ..tables.bots import AUTOPLAY_LEVEL, Bots
@@ -96,7 +96,8 @@ class BoardDealer:
 class BoardBots(Bots):
     """The bots of a board's table, each seeded from the board and its seat: the same earlier plays
     give the same answers at every entrant's table (the levels a duplicate event allows answer the
-    same to the same view: :data:`niugui.server.events.duplicate.LEVELS`)."""
+    same to the same view: :data:`niugui.server.events.duplicate.LEVELS`) — also after a restart made
+    new ones in the middle of the board (:class:`StepSeeded`)."""
 
     def __init__(self, seed: int) -> None:
         super().__init__()
@@ -106,8 +107,32 @@ class BoardBots(Bots):
     def for_seat(self, seat: int, level: str | None) -> Bot | None:
         key = (seat, AUTOPLAY_LEVEL if level is None else level)
         if key not in self._seeded:
-            self._seeded[key] = _seeded_bot(key[1], self.seed * 4 + seat)
+            bot = _seeded_bot(key[1], self.seed * 4 + seat)
+            self._seeded[key] = None if bot is None else StepSeeded(bot, self.seed * 4 + seat)
         return self._seeded[key]
+
+
+class StepSeeded(Bot):
+    """``inner``, its generator seeded afresh before each decision from ``seed`` and how many actions
+    the game has had: its answer depends on the view alone, not on the decisions it made before — so a
+    bot made anew (a restart, a cluster node adopting the table) answers as the first one would have.
+
+    >>> from niugui.game import Game
+    >>> game = Game.deal(seed=4, first_drawer=0)
+    >>> view = game.view(game.to_move)
+    >>> one = StepSeeded(load_bot("random", seed=1), 7)
+    >>> _ = [one.choose(view) for _ in range(3)]  # decisions before do not matter
+    >>> one.choose(view) == StepSeeded(load_bot("random", seed=1), 7).choose(view)
+    True
+    """
+
+    def __init__(self, inner: Bot, seed: int) -> None:
+        super().__init__(seed)
+        self.inner = inner
+
+    def choose(self, view: View) -> Action:
+        self.inner.rng.seed(f"{self.seed}:{len(view.get('history') or ())}")
+        return self.inner.choose(view)
 
 
 def _seeded_bot(level: str, seed: int) -> Bot | None:

@@ -95,9 +95,15 @@ class SwissRounds:
         swiss, events = SwissStore(self.store.engine), EventStore(self.store.engine)
         for event_id in swiss.running():
             event, found = events.event(event_id), swiss.progress(event_id)
-            if event is None or found is None or not found[1]:
+            if event is None or found is None:
                 continue
-            progress = SwissProgress.from_json(found[1], swiss_settings(event))
+            if found[1]:
+                progress = SwissProgress.from_json(found[1], swiss_settings(event))
+            else:  # claimed, but stopped before round 1 was stored: round 1 begins after the wait
+                progress = SwissProgress(swiss_settings(event))
+                for account_id, nickname in swiss.entrants(event_id):
+                    progress.register(account_id, nickname)
+                progress.phase = "running"
             self.running[event_id] = _Running(event, progress)
             over = all(p.done for p in progress.plans[-1]) if progress.plans else True
             for index, plan in enumerate(progress.plans[-1] if progress.plans else ()):
@@ -136,10 +142,22 @@ class SwissRounds:
     # ---- rounds ----------------------------------------------------------------------------------------
 
     def _begin_round(self, event_id: str) -> None:
+        """Pair the next round, those connected now present, in the thread pool (the search for the
+        fewest repeats may take a moment: docs/protocol.md 6e); then open its tables."""
+        progress = self.running[event_id].progress
+        present = {a for a in progress.entrants if self.directory.connections(a)}
+
+        def paired(outcome: list[TablePlan] | BaseException) -> None:
+            if isinstance(outcome, BaseException):
+                logs.failure("swiss: the round could not be paired", outcome, event=event_id)
+                return
+            self._seat_round(event_id, outcome)
+
+        self.services.read(lambda: progress.begin_round(present), paired)
+
+    def _seat_round(self, event_id: str, plans: list[TablePlan]) -> None:
         run = self.running[event_id]
         progress = run.progress
-        present = {a for a in progress.entrants if self.directory.connections(a)}
-        plans = progress.begin_round(present)
         logs.info("swiss round", event=event_id, round=len(progress.rounds), tables=len(plans))
         if progress.phase == "finished":
             self._save(event_id)

@@ -127,15 +127,15 @@ class SwissStore:
         return done.rowcount == 1
 
     def due(self, now: float) -> list[str]:
-        """The Swiss events still registering whose start has come — those made with a
-        ``starts_at`` (``auto_start``); one made without it waits for its owner's start."""
+        """The Swiss events still registering whose ``starts_at`` has come (one made without
+        ``starts_at`` waits for its owner: its settings say ``auto_start`` false)."""
         with self._tx() as c:
             rows = c.execute(
                 sa.select(swiss_progress.c.event_id, events.c.settings)
                 .join(events, events.c.id == swiss_progress.c.event_id)
                 .where((swiss_progress.c.phase == "registering") & (events.c.starts_at <= now))
             ).all()
-        return [r.event_id for r in rows if json.loads(r.settings).get("auto_start", True)]
+        return [r.event_id for r in rows if json.loads(r.settings).get("auto_start")]
 
     def save(self, event_id: str, phase: str, progress: dict[str, Any], now: float) -> None:
         with self._tx() as c:

@@ -4,6 +4,7 @@ ledger, a finished game's record — a private table's for those the visibility 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,6 +16,8 @@ from starlette.concurrency import run_in_threadpool
 from .. import replays
 from ..clubs_store import ClubStore
 from ..directory import facts_of
+from ..events.store import EventStore
+from ..events.visibility import may_see_board
 from ..http_errors import fail
 from ..lobby import LobbyQuery
 from ..protocol import BotLevel, LobbyStatus
@@ -96,6 +99,8 @@ def may_see_stored(
     """The visibility rule for a stored table (its ledger, records, replays, session): ``players``
     those who sit or sat there; a club's room also for its club's members. Reads the store only."""
     viewer = svc.account_id_of(authorization)
+    if not may_see_board(EventStore(svc.store.engine), row["id"], row["creator"], viewer, time.time()):
+        return False  # a duplicate board's table, before its entrant may know it (issue 30)
     club, clubs = ClubStore(svc.store.engine).room_facts(row["id"], viewer)
     return may_see(stored_facts(row, players, club), viewer, code, clubs=clubs)
 
