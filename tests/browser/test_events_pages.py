@@ -25,6 +25,11 @@ SCORES = "rs => rs.map((r) => [r.dataset.account, +r.children[2].innerText])"
 NOT_AT = "(t) => ((document.querySelector('.table-screen[data-you]') || {}).dataset || {table: t}).table != t"
 """Seated at a table other than ``t``."""
 
+NOTE_ROUND_BEGAN = """() => new MutationObserver(() => {
+  if (document.querySelector('[data-role=round-began]')) window.roundBegan = true;
+}).observe(document.body, { childList: true, subtree: true })"""
+"""Note (window.roundBegan) the toast saying the next round began, however briefly it shows."""
+
 
 def shot(page: Any, name: str, full: bool = False) -> None:
     """A screenshot at /tmp/events2-NAME.png; nothing may stick out sideways on the phone."""
@@ -146,7 +151,9 @@ def test_a_swiss_page_registration_then_its_round_table(browser: Any, server: st
     page.wait_for_selector(".table-screen[data-you] .hand [data-card]", timeout=WAIT_MS)  # 阿安 seated
     first = page.get_attribute(".table-screen", "data-table")
     shot(page, "swiss-table")
+    page.evaluate(NOTE_ROUND_BEGAN)
     play_to_result(page)  # the round's one game; the three absent are played for (托管)
+    page.wait_for_function("() => window.roundBegan", timeout=WAIT_MS)  # round 2's, said at the result
 
     # round 1 over: its places on the round's page, and the standings score them (R30)
     page.goto(f"{server}/#/event/{event}")
