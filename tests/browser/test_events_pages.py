@@ -171,11 +171,21 @@ def test_a_swiss_page_registration_then_its_round_table(browser: Any, server: st
     shot(page, "swiss-round", full=True)
     page.click("[data-action=play-event]")  # 去我的牌桌: round 2's
     page.wait_for_function(NOT_AT, arg=first, timeout=WAIT_MS)
+    page.wait_for_selector(".table-screen[data-you] .hand [data-card]", timeout=WAIT_MS)
+    play_to_result(page)  # the last round's game: the tournament is over
 
-    page.goto(f"{server}/#/event/{event}")  # the page in English too
-    page.wait_for_selector("[data-role=swiss-standings]", timeout=WAIT_MS)
+    page.goto(f"{server}/#/event/{event}")
+    page.wait_for_selector("[data-role=swiss-final]", timeout=WAIT_MS)  # the final table
+    assert "比赛已结束" in page.inner_text("[data-role=event-status]")
+    assert page.locator("[data-action=play-event], [data-role=event-link]").count() == 0
+    assert page.locator("[data-role=swiss-round]").count() == 2
+    shot(page, "swiss-final", full=True)
+
+    # the page in English too
     page.click("[data-action=lang]")
-    page.wait_for_function("() => document.querySelector('[data-role=event]')?.innerText.includes('Round 1')")
+    page.wait_for_function(
+        "() => document.querySelector('[data-role=swiss-final]')?.innerText === 'Final standings'",
+    )
     shot(page, "swiss-en", full=True)
     assert not errors, errors
     page.context.close()

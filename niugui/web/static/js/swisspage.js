@@ -148,7 +148,9 @@ export function swissBody(view, h, reload) {
     return parts;
   }
   parts.push(myTable(view, h));
-  parts.push(el("h3", "ev-section", t(view.final ? "sw_final" : "ev_standings")), swissStandings(view.final || view.standings, me));
+  const head = el("h3", "ev-section", t(view.final ? "sw_final" : "ev_standings"));
+  head.dataset.role = view.final ? "swiss-final" : "swiss-live";
+  parts.push(head, swissStandings(view.final || view.standings, me));
   for (const round of [...view.rounds].reverse()) { // the round being played first
     const box = el("div", "sw-round");
     box.dataset.role = "swiss-round";
