@@ -87,6 +87,10 @@ def test_a_club_duplicate_event_made_from_its_club_page_one_board_played(browser
     assert page.is_visible("input[name=rounds]") and page.is_hidden("select[name=boards]")
     shot(page, "new-swiss", full=True)
     page.select_option("select[name=kind]", "duplicate")
+    page.select_option("select[name=start]", "at")  # 定时开始 with no time: said, nothing made
+    page.click("[data-action=create-event]")
+    page.wait_for_selector("[data-role=new-event-error]:has-text('开始时间')", timeout=WAIT_MS)
+    page.select_option("select[name=start]", "now")
     page.fill("input[name=name]", "周六复式")
     page.select_option("select[name=boards]", "4")
     shot(page, "new-duplicate", full=True)
@@ -111,6 +115,7 @@ def test_a_club_duplicate_event_made_from_its_club_page_one_board_played(browser
 
     page.goto(f"{server}/#/club/{club}")  # the club's page lists its event
     page.wait_for_selector(f"[data-role=event-list] li[data-event='{event}']", timeout=WAIT_MS)
+    assert page.locator("[data-role=event-list] li[data-event]").count() == 1  # the refused try made none
     page.locator("[data-role=events]").scroll_into_view_if_needed()
     shot(page, "club-events")
     page.goto(f"{server}/#/")  # and so does the lobby, under the daily challenge

@@ -122,6 +122,10 @@ function form(account, clubs, h) {
   f.addEventListener("submit", async (event) => {
     event.preventDefault();
     err.textContent = "";
+    if (start.value === "at" && !startsAt.value) {
+      err.textContent = t("ev_pick_time"); // 定时开始 needs its time
+      return;
+    }
     const body = eventBody({
       kind: kind.value, name: name.value, club: club.value, bot_level: bots.value, boards: boards.value, rounds: rounds.value,
       games: games.value, place_points: points.map((p) => p.value), start: start.value, starts_at: startsAt.value, ends_at: endsAt.value,
