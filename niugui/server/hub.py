@@ -91,6 +91,7 @@ class Hub:
         self._club_rooms = ClubRooms(self._directory, self._record_room, limits.club_rooms)
         kinds = event_kinds(config.community)
         self._events = EventSeats(store, self._directory, self._factory, services, kinds)
+        self.loader.outfit = self._events.outfit  # a board's dealer and bots after a restart (issue 30)
 
     # ---- the parts (what handlers use: dispatch.Desk) ---------------------------------------------
 
