@@ -3,7 +3,8 @@ made; one entrant plays its first board. Before the end, another account is show
 board (no seat, no statement, no results) and its replay is refused; once the event is over (waited
 for by reading the event until it says so, not by a sleep), every board shows everyone its seat, the
 committed statement (which verifies), every result with its matchpoints and replay — the board nobody
-played too — and ``play_event`` is refused."""
+played too — and ``play_event`` is refused. The board's table's state names its event (a table of no event: no
+key)."""
 
 from __future__ import annotations
 
@@ -43,6 +44,7 @@ def test_every_board_revealed_when_the_event_ends(server: Server) -> None:
     ann, cy = Player(server, "安"), Player(server, "丛")
     table = ann.ok("play_event", event=event)["data"]["table"]["id"]
     drive([ann], table, game_over(ann, table))
+    assert ann.states[table]["event"] == event  # the table's state names its event
     before = shown(server, event, cy)
     assert before["event"]["status"] == "open", "the board took longer than the event: raise LEFT"
     assert all(set(b) == {"board", "commitment", "played"} for b in before["boards"]), before["boards"]
@@ -63,5 +65,8 @@ def test_every_board_revealed_when_the_event_ends(server: Server) -> None:
     assert httpx.get(server.url + replay, headers=cy_auth, timeout=30).status_code == 200
     refused = cy.request("play_event", event=event)
     assert refused["type"] == "error", refused
+    other = cy.ok("create_table", settings={})["data"]["table"]["id"]
+    cy.wait(lambda m: m.get("table") == other and "state" in m, what="the new table's state")
+    assert "event" not in cy.states[other]  # a table of no event: no key
     for p in (ann, cy):
         p.close()
