@@ -198,7 +198,7 @@ def test_a_swiss_page_registration_then_its_round_table(browser: Any, server: st
 
 def test_an_event_table_is_known_by_its_creator(browser: Any, static_url: str) -> None:
     """A closed tab forgets what play_event said; the table's state still names its event (its
-    creator, event:ID), so 下一副 and 成绩榜 stand; any other table has none."""
+    ``event``, or its creator event:ID), so 下一副 and 成绩榜 stand; any other table has none."""
     page = browser.new_context().new_page()
     page.goto(static_url + "/index.html")
     got = page.evaluate(
@@ -212,6 +212,7 @@ def test_an_event_table_is_known_by_its_creator(browser: Any, static_url: str) -
             { id: 'c', club: null },
           ];
           return {
+            said: play.eventOfTable({ event: 'e8', creator: 'event:e8', status: 'finished' }, 'tW'),
             event: play.eventOfTable({ creator: 'event:e9', status: 'finished' }, 'tX'),
             other: play.eventOfTable({ creator: 'ann', status: 'finished' }, 'tY'),
             club: list.listedHere(events, 'c1').map((e) => e.id),
@@ -224,7 +225,7 @@ def test_an_event_table_is_known_by_its_creator(browser: Any, static_url: str) -
           };
         }"""
     )
-    assert (got["event"], got["other"]) == ("e9", None)
+    assert (got["said"], got["event"], got["other"]) == ("e8", "e9", None)
     assert got["club"] == ["a"] and got["lobby"] == ["a", "c"]
     assert got["swiss"] == {
         "kind": "swiss",

@@ -25,9 +25,10 @@ export function rememberTable(table, event) {
 const EVENT_CREATOR = "event:"; // an event's tables are created by "event:ID" (the server's creator_of)
 
 /** The event a table plays a board (or a Swiss round) of: the table's own word — its state's
- *  creator, "event:ID", so that 下一副 and 成绩榜 survive a closed tab — else what play_event told
- *  this tab; null for any other table. */
+ *  `event` (or its creator, "event:ID"), so that 下一副 and 成绩榜 survive a closed tab — else what
+ *  play_event told this tab; null for any other table. */
 export function eventOfTable(st, tableId) {
+  if (st && st.event) return st.event;
   const creator = st && typeof st.creator === "string" ? st.creator : "";
   if (creator.startsWith(EVENT_CREATOR)) return creator.slice(EVENT_CREATOR.length);
   return remembered()[tableId] || null;
