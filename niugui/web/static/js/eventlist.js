@@ -20,9 +20,8 @@ export function eventItem(event) {
   li.append(el("span", "tname", event.name), el("span", "tag", t(`ev_kind_${event.kind}`)), el("span", `tag ev-${event.status}`, t(`ev_status_${event.status}`)));
   const when = event.status === "upcoming" ? t("ev_starts_at", { time: whenText(event.starts_at) })
     : event.status === "open" ? t("ev_open_until", { time: whenText(event.ends_at) }) : whenText(event.ends_at);
-  li.append(el("span", "tmeta", when));
+  li.append(button("btn small", t("open"), "open-event", () => (location.hash = eventHash(event.id))), el("span", "tmeta", when));
   li.addEventListener("click", () => (location.hash = eventHash(event.id)));
-  li.append(button("btn small", t("open"), "open-event", () => (location.hash = eventHash(event.id))));
   return li;
 }
 
