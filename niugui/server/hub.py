@@ -94,6 +94,7 @@ class Hub:
         self._events = EventSeats(store, self._directory, self._factory, services, kinds)
         turn = float(config.community.event_turn_seconds)
         self._swiss = SwissRounds(store, self._directory, self._factory, services, turn)
+        self.loader.outfit = self._events.outfit  # a board's dealer and bots after a restart (issue 30)
 
     # ---- the parts (what handlers use: dispatch.Desk) ---------------------------------------------
 

@@ -518,6 +518,12 @@ class TableState(Message):
     dissolve: DissolveState | None = Field(
         None, exclude_if=_absent, description="a dissolve vote in progress (the key only then)"
     )
+    event: str | None = Field(
+        None,
+        exclude_if=_absent,
+        description="the id of the event (issue 30) whose table this is (the key only then): "
+        "a page that lost its tab still offers the event's next board and standings",
+    )
 
 
 class PlayView(Message):

@@ -28,6 +28,8 @@ class TableLoader:
         self.services, self.directory = services, directory
         self.drops: Callable[[Table], bool] = lambda _table: False
         """After a failed write: True when a cluster node lost the table (and dropped it)."""
+        self.outfit: Callable[[Table], None] = lambda _table: None
+        """A rebuilt table given its own dealer and bots (a duplicate board's: issue 30); reads the store."""
 
     def new(self, state: TableModel) -> Table:
         return Table(state, self.services, self.config, self.metrics, on_failure=self.reload)
@@ -55,7 +57,9 @@ class TableLoader:
         rebuilt = self.replay(table_id)
         if rebuilt is None:
             raise LookupError(f"table {table_id!r} was never stored")
-        return self._with_recent(*rebuilt)
+        table = self._with_recent(*rebuilt)
+        self.outfit(table)
+        return table
 
     def restore_all(self) -> None:
         """Rebuild every unfinished table; one whose events do not replay is quarantined alone."""
@@ -100,6 +104,7 @@ class TableLoader:
             self.directory.remove(broken.id)
             return
         table = self._with_recent(*rebuilt)
+        table.dealer, table.bots = broken.dealer, broken.bots
         table.adopt_subscribers(broken.take_subscribers())
         table.fresh = True
         self.directory.replace(broken, table)

@@ -166,7 +166,10 @@ def test_three_entrants_two_boards(server: Server) -> None:
         for r in shown["results"]:
             table = next(b for b in boards if b["table"] in r["replay"] or b["code"] in r["replay"])
             assert table["code"] in r["replay"]
-            assert server.get(r["replay"])["seats"]  # the replay opens with the link's code
+            opened = httpx.get(  # to an entrant who finished the board (issue 30's replay rule)
+                server.url + r["replay"], headers={"Authorization": f"Bearer {ann.token}"}, timeout=30
+            )
+            assert opened.status_code == 200 and opened.json()["seats"], opened.text
     # board 1: ann and bob played alike, so the bots answered alike: the same game, a tie
     assert seen[ann.account_id][0]["actions"] == seen[bob.account_id][0]["actions"]
     assert seen[ann.account_id][0]["actions"] != seen[cy.account_id][0]["actions"]

@@ -16,9 +16,10 @@ from ..clubs_store import ClubStore
 from ..creation import TableFactory, short_id, with_data
 from ..directory import Directory
 from ..protocol import Watch
-from ..store import Store
-from ..tables import Answer, Client, Fault, Reply, Services, TableModel, is_bot_account
-from .base import EventKind, EventRefused, Seating, creator_of
+from ..store import EVENT_CREATOR, Store
+from ..tables import Answer, Client, Fault, Reply, Services, Table, TableModel, is_bot_account
+from .base import EventKind, EventRefused, Seating, creator_of, is_event_table
+from .boards import BoardBots, BoardDealer, board_seed
 from .store import EventStore
 
 
@@ -100,6 +101,23 @@ class EventSeats:
             table.seat_group([(account, client.nickname, None)], new.level, seated, seats=(new.seat,))
 
         table.create(new.settings, created)
+
+    def outfit(self, table: Table) -> None:
+        """A duplicate board's table rebuilt from the store (a restart, a cluster node's takeover): the
+        board's dealer and seeded bots again, so the same plays still get the same answers. Reads the
+        store (the loader's ``outfit``)."""
+        if not is_event_table(table.state.creator):
+            return
+        events = EventStore(self.store.engine)
+        event_id = table.state.creator.removeprefix(EVENT_CREATOR)
+        entry = next((e for e in events.entries(event_id) if e.table_id == table.id), None)
+        board = (
+            None
+            if entry is None
+            else next((b for b in events.boards(event_id) if b.board == entry.board), None)
+        )
+        if board is not None:
+            table.dealer, table.bots = BoardDealer(board), BoardBots(board_seed(board))
 
     def _back_at(self, client: Client, table_id: str, reply: Reply) -> None:
         """Subscribe ``client`` to its table of the event that exists (a board it has not finished)."""

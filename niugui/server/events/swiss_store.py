@@ -87,6 +87,19 @@ class SwissStore:
             return False
         return True
 
+    def unregister(self, event_id: str, account_id: str) -> bool | None:
+        """Take ``account_id``'s entry back: True when it was entered, False when it was not, None
+        when the registration is closed (the event has started: an entrant stays one)."""
+        with self._tx() as c:
+            phase = c.execute(
+                sa.select(swiss_progress.c.phase).where(swiss_progress.c.event_id == event_id)
+            ).scalar()
+            if phase != "registering":
+                return None
+            key = (swiss_entrants.c.event_id == event_id) & (swiss_entrants.c.account_id == account_id)
+            done = c.execute(swiss_entrants.delete().where(key))
+        return done.rowcount == 1
+
     def entrants(self, event_id: str) -> list[tuple[str, str]]:
         """(account id, nickname) of every entrant, in the order they registered."""
         with self._tx() as c:

@@ -1,5 +1,5 @@
-"""Swiss tournaments (issue 30): registration and the owner's start. The rest is every event's
-(:mod:`niugui.server.routes.events`): ``POST /api/events`` with ``"kind": "swiss"``, its page
+"""Swiss tournaments (issue 30): registration (and taking it back) and the owner's start. The rest
+is every event's (:mod:`niugui.server.routes.events`): ``POST /api/events`` with ``"kind": "swiss"``, its page
 ``GET /api/events/{id}``, and ``play_event`` back to one's table of the round.
 
 A club's Swiss does not exist to anyone not a member: ``404 no_event``, as for no event at all.
@@ -55,6 +55,23 @@ async def join_swiss(
         return {"registered": True, "entrants": len(swiss.entrants(event.id))}
 
     return await run_in_threadpool(join)
+
+
+@router.delete("/api/events/{event_id}/join")
+async def leave_swiss(
+    svc: Services, event_id: str = EventId, authorization: str | None = Header(None)
+) -> dict[str, Any]:
+    """Take back your registration before the start: ``{"registered": false, "entrants": n}`` (also
+    when you were not registered). ``409 event_started`` once it has started."""
+
+    def leave() -> dict[str, Any]:
+        event, account = swiss_event(svc, event_id, authorization)
+        swiss = SwissStore(svc.store.engine)
+        if swiss.unregister(event.id, account.id) is None:
+            raise fail(409, "event_started", "the tournament has started; registration is closed")
+        return {"registered": False, "entrants": len(swiss.entrants(event.id))}
+
+    return await run_in_threadpool(leave)
 
 
 @router.post("/api/events/{event_id}/start")

@@ -25,6 +25,7 @@ from ..protocol import (
     snapshot_frame,
     view_json,
 )
+from ..store import EVENT_CREATOR
 from ..visibility import TableFacts, may_know_code
 from .state import TableModel
 
@@ -256,6 +257,7 @@ def table_state(state: TableModel) -> protocol.TableState:
         flip=state.flip,
         you=None,
         dissolve=dissolve_state(state),
+        event=state.creator.removeprefix(EVENT_CREATOR) if state.creator.startswith(EVENT_CREATOR) else None,
     )
 
 

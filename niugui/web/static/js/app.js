@@ -22,6 +22,8 @@ const screens = {
   tutorial: () => import("./tutorial.js"),
   friends: () => import("./friends.js"),
   clubs: () => import("./clubs.js"),
+  event: () => import("./events.js"),
+  newevent: () => import("./eventnew.js"),
 };
 
 const app = document.getElementById("app");
@@ -88,6 +90,13 @@ const conn = new Connection({
     }
     if (msg.type === "invitation") { // from a friend (friends.js)
       screens.friends().then(({ showInvitation }) => showInvitation(msg, { conn, onOpenTable: goTable }));
+      return;
+    }
+    if (msg.type === "event_seated") { // a Swiss round began and seated you (issue 30)
+      import("./eventplay.js").then(({ playNext }) => {
+        if (screenKind === "table") toast(t("sw_round_began", { n: msg.round }), "round-began"); // its result stays; 下一副 leads on
+        else playNext(conn, msg.event).then(({ id, code }) => goTable(id, code), (error) => toast(error.message));
+      });
       return;
     }
     if (msg.type === "queue") {
@@ -220,7 +229,7 @@ function route() {
   }
   if (parts[0] === "replay") {
     later("replay", ({ ReplayScreen }) =>
-      mount((root) => new ReplayScreen(root, { gameId: parts[1] || null, gameNo: params.get("n"), onBack: () => history.back(), langButton }), false),
+      mount((root) => new ReplayScreen(root, { gameId: parts[1] || null, gameNo: params.get("n"), code: params.get("code"), onBack: () => history.back(), langButton }), false),
     );
     return;
   }
@@ -286,6 +295,24 @@ function route() {
       clubsScreen(root, { conn, clubId, code: params.get("code"), onBack: () => (location.hash = "#/"), onClub, onOpenTable: goTable, toast });
       return null;
     }));
+    return;
+  }
+  if (parts[0] === "newevent") { // make a duplicate event or a Swiss, ?club=ID from a club's page (issue 30)
+    later("newevent", ({ newEventScreen }) => mount((root) => {
+      newEventScreen(root, { club: params.get("club"), onBack: () => history.back(), toast });
+      return null;
+    }));
+    return;
+  }
+  if (parts[0] === "event" && parts[1]) { // an event's standings and boards (issue 30)
+    later("event", ({ EventScreen }) => mount((root) => new EventScreen(root, {
+      conn,
+      eventId: decodeURIComponent(parts[1]),
+      onBack: () => (location.hash = "#/"),
+      onOpenTable: goTable,
+      onReplay: ({ gameId, code }) => (location.hash = `#/replay/${gameId}${code ? `?code=${encodeURIComponent(code)}` : ""}`),
+      toast,
+    })));
     return;
   }
   if (parts[0] === "history") {

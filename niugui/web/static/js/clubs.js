@@ -6,6 +6,7 @@
 import { button, el } from "./dom.js";
 import { getLang, t } from "./i18n.js";
 import { api, session } from "./net.js";
+import { eventsSection } from "./eventlist.js";
 
 function header(title, onBack) {
   const h2 = el("h2", "", title);
@@ -173,6 +174,7 @@ async function clubPage(root, panel, h) {
   const roomsHead = section(t("club_rooms"));
   roomsHead.append(el("span", "spacer"), newRoom);
   panel.append(roomsHead, roomList);
+  panel.append(eventsSection(club.id)); // the club's events and 创建比赛 (issue 30)
 
   // members: who is online, and at which room
   const names = new Map(rooms.map((r) => [r.id, r.name || r.id]));

@@ -46,6 +46,19 @@ export class LobbyScreen {
   destroy() {
     clearInterval(this.timer);
     if (this.quick) this.quick.destroy();
+    if (this.daily) this.daily.destroy();
+    this.gone = true;
+  }
+
+  /** The 每日复式 card (dailycard.js, loaded after the lobby shows) under quick play (issue 30). */
+  dailyCard(after) {
+    if (this.daily) this.daily.destroy();
+    this.daily = null;
+    Promise.all([import("./dailycard.js"), import("./eventlist.js")]).then(([{ DailyCard }, { eventsSection }]) => {
+      if (this.gone || !after.isConnected) return;
+      this.daily = new DailyCard({ conn: this.h.conn, toast: this.h.toast, onOpenTable: this.h.onOpenTable });
+      after.after(this.daily.root, eventsSection()); // then the other events one may see (eventlist.js)
+    });
   }
 
   render() {
@@ -75,6 +88,7 @@ export class LobbyScreen {
     if (this.quick) this.quick.destroy();
     this.quick = new QuickPlayPanel(this.h.conn, { onLeaderboard: this.h.onLeaderboard, onProfile: this.h.onProfile });
     this.root.append(this.quick.root, who);
+    this.dailyCard(this.quick.root);
     const offer = tutorialOffer(() => (location.hash = "#/tutorial")); // 新手教学, offered once
     if (offer) this.root.prepend(offer);
 

@@ -29,7 +29,7 @@ export function problemText(error) {
 }
 
 export class ReplayScreen {
-  constructor(root, { gameId = null, gameNo = null, onBack, langButton = null }) {
+  constructor(root, { gameId = null, gameNo = null, code = null, onBack, langButton = null }) {
     this.root = root;
     this.onBack = onBack;
     this.timer = null;
@@ -44,7 +44,8 @@ export class ReplayScreen {
     this.body = el("div", "");
     this.body.style.cssText = "flex:1;display:flex;flex-direction:column;min-height:0;";
     root.append(this.body);
-    if (gameId) this.load("GET", `/api/games/${encodeURIComponent(gameId)}/replay`);
+    const asked = code ? `?code=${encodeURIComponent(code)}` : ""; // a private table's game (an event's board)
+    if (gameId) this.load("GET", `/api/games/${encodeURIComponent(gameId)}/replay${asked}`);
     else this.showLoader();
   }
 

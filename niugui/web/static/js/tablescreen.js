@@ -8,6 +8,7 @@ import { t } from "./i18n.js";
 import { inviteFriendsButton } from "./friends.js";
 import { api, errorText } from "./net.js";
 import { resultPanel } from "./result.js";
+import { eventButtons } from "./eventplay.js";
 import { dissolveNews, loadSession, mayPropose, settlementPanel, shareCard, voteBox } from "./session.js";
 import { isMuted, playSound, playSoundName, setMuted } from "./sound.js";
 import { TableView, seatName } from "./table.js";
@@ -608,6 +609,7 @@ export class TableScreen {
     if (me !== null && me !== undefined && st.status === "finished" && st.creator === QUICK_PLAY) {
       buttons.push(...this.nextQuickPlay(me));
     }
+    buttons.push(...eventButtons(st, this.tableId, this.h)); // 下一副 · 成绩榜 at an event's table (issue 30)
     buttons.push({ label: t("open_replay"), action: "open-replay", onClick: () => this.h.onReplay(gameId, st.game_no) });
     buttons.push({ label: "✕", action: "close-result", onClick: () => {
       this.dismissed = gameId;
