@@ -1,0 +1,48 @@
+"""The cluster's quick-play queue (niugui/server/cluster/queue.py) raced by two nodes against one real
+Redis: both join players and match at the same moments, and nobody is ever seated twice or lost."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from redis.asyncio import Redis
+
+from niugui.server.cluster.queue import Entry, Group, SharedQueue
+from niugui.server.matchmaking import Ticket
+
+from .conftest import redis_url
+
+
+def test_two_nodes_matching_at_once_seat_nobody_twice(redis_prefix: str) -> None:
+    async def race() -> tuple[list[Group], int]:
+        nodes = [SharedQueue(Redis.from_url(redis_url()), redis_prefix, f"n{n}") for n in range(2)]
+        groups: list[Group] = []
+        for round_ in range(10):  # each round: four join on each node, then both match at once
+            for queue in nodes:
+                for n in range(4):
+                    name = f"{queue.node_id}-r{round_}-p{n}"
+                    await queue.join(Entry(Ticket(name, time.time()), queue.node_id, name))
+            for found in await asyncio.gather(*(q.match(time.time()) for q in nodes)):
+                groups.extend(found)
+        conflicts = sum(q.conflicts for q in nodes)
+        for queue in nodes:
+            await queue.redis.aclose()
+        return groups, conflicts
+
+    groups, conflicts = asyncio.run(race())
+    seated = [w.account_id for g in groups for w in g.people]
+    assert len(seated) == len(set(seated)) == 80, "somebody seated twice, or lost"
+    assert all(len(g.people) == 4 for g in groups)
+    assert conflicts > 0, "the two nodes never matched at the same moment: no race was tested"
+
+
+def test_a_group_is_made_where_most_of_its_players_are() -> None:
+    from niugui.server.cluster.queue import Waiter
+    from niugui.server.matchmaking import Preferences
+
+    people = [Waiter("a", "n0", "A"), Waiter("b", "n1", "B"), Waiter("c", "n1", "C"), Waiter("d", "n0", "D")]
+    group = Group(people, Preferences(), 0)
+    assert group.home("n1") == "n1" and group.home("n0") == "n0" and group.home("n2") == "n0"  # a tie
+    assert Group(people[:3], Preferences(), 0).home("n0") == "n1"
+    assert Group(people[:3], Preferences(), 0).home("n0", frozenset({"n0"})) == "n0"  # n1 is gone
