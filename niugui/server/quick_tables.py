@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from . import logs
 from .config import Config
@@ -20,6 +21,16 @@ from .tables import Answer, Client, Fault, Reply, Services, TableModel
 
 QUICK_PLAY = "quick-play"
 """The creator of quick-play tables: no account (nobody may change their settings or fill them)."""
+
+
+class SharedQueue(Protocol):
+    """The queue of a cluster, shared by every node (niugui/server/cluster/quick.py)."""
+
+    def join(self, client: Client, preferences: Preferences, card: PlayerCard) -> None: ...
+
+    def leave(self, account_id: str) -> None: ...
+
+    def with_bots(self, account_id: str, reply: Reply) -> None: ...
 
 
 class QuickTables:
@@ -43,6 +54,8 @@ class QuickTables:
         """再来一局 after a quick-play table's last game (:mod:`niugui.server.rematch`)."""
         self._joining: dict[str, object] = {}
         """Accounts whose quick play waits for their player card to be read: account → that request."""
+        self.shared: SharedQueue | None = None
+        """On a cluster node: the queue of every node, used instead of :attr:`matchmaker`."""
 
     def join(self, client: Client, preferences: Preferences, reply: Reply) -> None:
         """Queue ``client``'s account once its card is read (R35's escapes counted for the delay)."""
@@ -70,17 +83,34 @@ class QuickTables:
                 return
             self.directory.keep_card(account, card)
             reply(Answer())
-            self.matchmaker.join(client, preferences, card)
+            if self.shared is not None:
+                self.shared.join(client, preferences, card)
+            else:
+                self.matchmaker.join(client, preferences, card)
 
         self.services.read(lambda: self.store.player_card(account, window), joined)
 
     def leave(self, account_id: str) -> None:
         """Out of the queue (a quick play still reading its card joins no more)."""
         self._joining.pop(account_id, None)
-        self.matchmaker.leave(account_id)
+        if self.shared is not None:
+            self.shared.leave(account_id)
+        else:
+            self.matchmaker.leave(account_id)
 
-    def with_bots(self, account_id: str) -> None:
+    def with_bots(self, account_id: str, reply: Reply) -> None:
+        """Fill the empty seats with bots (after the wait); ``reply`` says whether it could."""
+        if self.shared is not None:
+            self.shared.with_bots(account_id, reply)
+            return
         self.matchmaker.with_bots(account_id)
+        reply(Answer())
+
+    def open_group(
+        self, people: Sequence[Person], preferences: Preferences, bots: bool, seated: Seated
+    ) -> None:
+        """Seat a group formed elsewhere (a cluster's queue) at a new table of this server."""
+        self._open_table(people, preferences, bots, seated)
 
     def check_not_playing(self, account_id: str) -> None:
         playing = self.directory.playing_at(account_id)

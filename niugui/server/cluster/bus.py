@@ -136,7 +136,48 @@ class Free(_Bus):
     node: str
 
 
-Notice = Forwarded | Answered | Refused | Bye | Owner | Free
+class QuickPerson(_Bus):
+    """One player of a quick-play group: their account, name and the node they are connected to."""
+
+    account: str
+    nickname: str
+    node: str
+
+
+class QuickGroup(_Bus):
+    """A group the cluster's quick-play queue formed, to be seated at a new table on the receiving
+    node (where most of them are connected): niugui/server/cluster/quick.py."""
+
+    kind: Literal["quick_group"] = "quick_group"
+    people: list[QuickPerson]
+    turn_seconds: int | None = None
+    games: int | None = None
+    bots: bool = False
+    waiting: int = 0
+    """Players still in the queue when the group was formed."""
+
+
+class QuickSeated(_Bus):
+    """Quick play seated these accounts (connected to the receiving node) at ``table`` of ``node``."""
+
+    kind: Literal["quick_seated"] = "quick_seated"
+    table: str
+    node: str
+    seats: dict[str, int]
+    waiting: int = 0
+
+
+class Deliver(_Bus):
+    """A frame for every connection of ``account`` on the receiving node (an invitation), unless that
+    account blocks ``author``."""
+
+    kind: Literal["deliver"] = "deliver"
+    account: str
+    frame: str
+    author: str | None = None
+
+
+Notice = Forwarded | Answered | Refused | Bye | Owner | Free | QuickGroup | QuickSeated | Deliver
 """Every bus message but a frame."""
 BusMessage = Annotated[FrameHead | Notice, Field(discriminator="kind")]
 _ADAPTER: TypeAdapter[FrameHead | Notice] = TypeAdapter(BusMessage)

@@ -51,7 +51,21 @@ from ..store import StaleWrite, Write
 from ..tables import Answer, Client, Fault, Reply, Table, is_bot_account
 from ..tables.fanout import TableFrame
 from ..writer import Done, EventWriter
-from .bus import Answered, Bus, Bye, Forwarded, FrameHead, Free, Notice, Owner, Refused
+from .bus import (
+    Answered,
+    Bus,
+    Bye,
+    Deliver,
+    Forwarded,
+    FrameHead,
+    Free,
+    Notice,
+    Owner,
+    QuickGroup,
+    QuickSeated,
+    Refused,
+)
+from .features import Features
 from .lease import Leases
 from .settings import ClusterSettings
 
@@ -227,6 +241,10 @@ class Node:
         self._stopping = False
         hub.join_cluster(self)
         hub.services.writer = FencedWriter(hub.services.writer, self)
+        self.features = Features(
+            hub, self.bus, self.redis, self.prefix, lambda: self.loads, self.follow_remote
+        )
+        """Quick play, presence and caps across nodes (issue 32)."""
 
     # ---- start and stop -----------------------------------------------------------------------------
 
@@ -235,12 +253,14 @@ class Node:
         await self.bus.start()
         await self._heartbeat()
         self._tasks = [asyncio.create_task(self._renewing()), asyncio.create_task(self._scanning())]
+        await self.features.start()
         gcpolicy.apply()
         logs.info("cluster node started", node=self.node_id, nodes=len(self.loads))
 
     async def stop(self) -> None:
         """Drain: stop the tables, store what waits, release every lease and tell the other nodes."""
         self._stopping = True
+        await self.features.stop()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -536,8 +556,18 @@ class Node:
             case Free(tables=tables, node=node):
                 if node != self.node_id:
                     asyncio.get_running_loop().create_task(self._adopt_all(tables))
+            case QuickGroup() | QuickSeated() | Deliver():
+                self.features.notice(message)
             case _:
                 assert_never(message)
+
+    def follow_remote(self, table_id: str, owner: str, clients: list[Client]) -> None:
+        """Subscribe this node's ``clients`` to ``owner``'s table (quick play seated them there)."""
+        follow = self.follows.setdefault(table_id, Follow(owner))
+        follow.owner = owner
+        for client in clients:
+            follow.clients.setdefault(client, None)
+        self._rewatch(table_id, clients)
 
     def _moved(self, table_id: str, node: str) -> None:
         follow = self.follows.get(table_id)

@@ -1,0 +1,69 @@
+"""快速开始 on a cluster (issue 32): one queue for every node, the table made where most of its players
+are connected, people of different nodes seated together and playing a whole game (R1–R36 are the
+engine's), and bots after the wait as on one node. Every wait is for the message itself."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from server_harness import Player, drive, game_over
+
+from .cluster_harness import Cluster, gapless
+
+
+def queue_message(status: str) -> Any:
+    return lambda m: m["type"] == "queue" and m["status"] == status
+
+
+def in_seat(player: Player, table: str, seat: int) -> None:
+    """Wait until the player has the table's state, and it says they sit in ``seat``."""
+    player.wait(
+        lambda m: m["type"] in ("event", "snapshot") and m["table"] == table and m["state"]["you"] == seat,
+        what=f"the state of table {table} in seat {seat}",
+    )
+
+
+def test_four_players_on_two_nodes_are_matched_into_one_table_where_most_are(cluster: Cluster) -> None:
+    nodes = cluster.start(2)
+    players = [Player(nodes[0], "排队甲")] + [Player(nodes[1], f"排队{n}") for n in "乙丙丁"]
+    for player in players:
+        assert player.request("quick_play")["type"] == "ack"
+    where = {p.account_id: p.wait(queue_message("seated"), what="a seat from quick play") for p in players}
+    tables = {m["table"] for m in where.values()}
+    assert len(tables) == 1, where
+    table = tables.pop()
+    assert sorted(m["seat"] for m in where.values()) == [0, 1, 2, 3]
+    assert cluster.owner(table) == "n1", "three of the four are connected to n1: the table is made there"
+    for player in players:
+        in_seat(player, table, where[player.account_id]["seat"])
+    state = players[0].states[table]
+    assert state["settings"]["rated"] is True
+    assert {s["player"]["id"] for s in state["seats"]} == {p.account_id for p in players}
+    drive(players, table, game_over(players[0], table))
+    for player in players:
+        player.wait_event("game_over", game_no=1)
+        gapless(player, table)
+    # nobody waits any more, on either node
+    assert not cluster.redis.hlen(f"{cluster.prefix}:qp:tickets")
+    for player in players:
+        player.close()
+
+
+def test_bots_fill_the_seats_after_the_wait_on_a_cluster(cluster: Cluster) -> None:
+    nodes = cluster.start(2, "--community", "bots_after=3")
+    alone = Player(nodes[1], "独行")
+    alone.ok("quick_play")
+    waiting = alone.wait(queue_message("waiting"))
+    assert waiting["waiting"] == 1 and waiting["bots_in"] is not None
+    early = alone.request("queue_bots")
+    assert early["type"] == "error" and early["code"] == "bad_state"  # before the wait is over
+    cluster.wait(lambda: alone.request("queue_bots")["type"] == "ack", "bots to be allowed after 3 s")
+    seated = alone.wait(queue_message("seated"))
+    in_seat(alone, seated["table"], seated["seat"])
+    seats = alone.states[seated["table"]]["seats"]
+    assert sum(1 for s in seats if s["player"] and s["player"]["id"] != alone.account_id) == 3
+    assert cluster.owner(seated["table"]) == "n1"
+    stranger = Player(nodes[0], "路人")  # the queue is empty: nobody else was taken
+    assert stranger.request("queue_bots")["code"] == "bad_state"
+    for p in (alone, stranger):
+        p.close()
