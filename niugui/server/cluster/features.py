@@ -9,13 +9,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Iterable
+from typing import Any
 
 from redis.asyncio import Redis
 
 from .. import logs
+from ..friends_store import friends_of
 from ..hub import Hub
-from ..tables import Client
+from ..invitations import invitation_frame
+from ..protocol import Invite
+from ..tables import Client, Fault, Reply, Table
 from .bus import Bus, Deliver, QuickGroup, QuickSeated
+from .caps import Caps
+from .presence import Presence, where_of
 from .queue import SharedQueue
 from .quick import ClusterQuickPlay, Follow
 
@@ -33,7 +39,15 @@ class Features:
         self.hub, self.bus, self.redis, self.prefix, self.live = hub, bus, redis, prefix, live
         self.node_id = bus.node_id
         self.quick = ClusterQuickPlay(hub, bus, SharedQueue(redis, prefix, self.node_id), live, follow)
+        self.presence = Presence(redis, prefix, self.node_id, live)
+        limits = hub.config.limits
+        self.caps = Caps(
+            redis, prefix, limits.account_rate, limits.account_burst, limits.tables_per_account_hour
+        )
         self._task: asyncio.Task[None] | None = None
+        self._flushing: asyncio.Task[None] | None = None
+        self._invites: set[asyncio.Task[None]] = set()
+        hub.directory.elsewhere = self
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._loop())
@@ -51,11 +65,119 @@ class Features:
         else:
             self.quick.notice(message)
 
-    def connect(self, client: Client) -> None:
-        """A connection of this node opened."""
+    def connect(self, client: Client, bot_username: str | None) -> None:
+        """A connection of this node opened (the other nodes know within moments)."""
+        self.presence.connect(client, bot_username)
+        self._flush_soon()
 
     def disconnect(self, client: Client) -> None:
-        """A connection of this node closed."""
+        """A connection closed (another node's proxy: nothing to do)."""
+        if self.presence.disconnect(client):
+            self._flush_soon()
+
+    def _flush_soon(self) -> None:
+        if self._flushing is None or self._flushing.done():
+            self._flushing = asyncio.get_running_loop().create_task(self._flush_presence())
+
+    async def _flush_presence(self) -> None:
+        try:
+            await self.presence.flush(None)
+        except Exception as error:
+            logs.warning("cluster presence not written", error=type(error).__name__)
+
+    async def connections(self, account: str) -> int:
+        """The account's connections open on every node (0 when Redis does not answer)."""
+        try:
+            return await self.presence.connections(account)
+        except Exception as error:
+            logs.warning("the cluster's connections were not read", error=type(error).__name__)
+            return 0
+
+    async def take_table(self, client: Client, reply: Reply) -> bool:
+        """Before a new table: the account's cap counted on every node (False: refused, answered)."""
+        try:
+            if await self.caps.take_table(client.account_id):
+                return True
+        except Exception as error:  # Redis away: the node's own bucket still holds
+            logs.warning("the cluster's table cap was not read", error=type(error).__name__)
+            return True
+        per_hour = self.hub.config.limits.tables_per_account_hour
+        reply(Fault("rate_limited", f"at most {per_hour:g} new tables per hour; use one you have"))
+        return False
+
+    async def seats_of(self, account: str) -> list[dict[str, Any]]:
+        """Where the account holds a seat on every node (``/api/me/seats``, answered on any node)."""
+        here = self.hub.directory.seats_of(account)
+        elsewhere = (await self.presence.seats([account], skip=self.node_id))[account]
+        known = {s["table"] for s in here}
+        return here + [
+            {k: s[k] for k in ("table", "seat", "name", "status")}
+            for s in elsewhere
+            if s["table"] not in known
+        ]
+
+    async def friends_where(self, friends: list[str], viewer: str) -> dict[str, dict[str, Any]]:
+        """Each friend's ``online`` and ``where`` (as ``viewer`` may see it), whichever node they are
+        connected to and whichever node's table they sit at."""
+        online = await self.presence.online(friends)
+        seats = await self.presence.seats(friends)
+        return {f: {"online": f in online, "where": where_of(seats[f], viewer)} for f in friends}
+
+    async def members_where(self, club: str, members: list[str]) -> dict[str, tuple[bool, str | None]]:
+        """Each member: connected to some node, and the club's room where they sit (if any)."""
+        online = await self.presence.online(members)
+        seats = await self.presence.seats(members)
+        return {
+            m: (m in online, next((s["table"] for s in seats[m] if s["club"] == club), None)) for m in members
+        }
+
+    def invite(self, client: Client, table: Table, message: Invite, reply: Reply) -> None:
+        """An invitation whose guest (or inviting friend) is connected to another node: checked
+        against the store's friendships and blocks, delivered to every node the guest is on."""
+        task = asyncio.get_running_loop().create_task(self._invite(client, table, message, reply))
+        self._invites.add(task)
+        task.add_done_callback(self._invites.discard)
+
+    async def _invite(self, client: Client, table: Table, message: Invite, reply: Reply) -> None:
+        try:
+            found = await self._guest(client, message)
+        except Fault as fault:
+            reply(fault)
+            return
+        except Exception as error:
+            logs.warning("an invitation was not delivered", error=type(error).__name__)
+            reply(Fault("server_error", "the cluster is not reachable; try again"))
+            return
+        guest, nodes = found
+        friend = message.friend is not None
+
+        def notify(seat: int) -> None:
+            frame = invitation_frame(client, table, seat, friend)
+            author = client.account_id if friend else None
+            for node in nodes:
+                self.bus.send(node, Deliver(account=guest, frame=frame, author=author))
+            logs.info("invited across nodes", table=table.id, seat=seat, nodes=len(nodes))
+
+        table.invite(client, guest, message.seat, notify, reply, friend=friend)
+
+    async def _guest(self, client: Client, message: Invite) -> tuple[str, list[str]]:
+        """The guest's account and the nodes it is connected to; a :class:`Fault` as on one node
+        (a friend who blocks the inviter is answered as if offline)."""
+        if message.friend is None:
+            username = message.username or ""
+            bot = await self.presence.bot(username)
+            if bot is None:
+                raise Fault("bot_offline", f"no bot account {username!r} is connected; start its client")
+            return bot[1], [bot[0]]
+        friend, inviter = message.friend, client.account_id
+        friends = friends_of(self.hub.store)
+        mine, theirs = await asyncio.to_thread(lambda: (friends.social(inviter), friends.social(friend)))
+        if friend not in mine.friends:
+            raise Fault("not_friends", "you can invite only your friends")
+        nodes = await self.presence.nodes_of(friend)
+        if not nodes or inviter in theirs.blocks:
+            raise Fault("friend_offline", "that friend is not connected now")
+        return friend, nodes
 
     def _deliver(self, message: Deliver) -> None:
         directory = self.hub.directory
@@ -68,6 +190,8 @@ class Features:
         while True:
             await asyncio.sleep(TICK)
             try:
+                await self.presence.flush(self.hub.directory)
+                await self.caps.flush()
                 await self.quick.tick()
             except asyncio.CancelledError:
                 raise

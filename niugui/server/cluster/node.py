@@ -336,7 +336,11 @@ class Node:
             if p is not None and p.id == account_id
         ]
 
+    def connect(self, client: Client, bot_username: str | None) -> None:
+        self.features.connect(client, bot_username)
+
     def disconnect(self, client: Client) -> None:
+        self.features.disconnect(client)
         for follow in self.follows.values():
             follow.clients.pop(client, None)
             follow.codes.pop(client, None)
@@ -364,6 +368,8 @@ class Node:
         return connection
 
     async def _create(self, client: Client, message: CreateTable, reply: Reply) -> None:
+        if not await self.features.take_table(client, reply):
+            return
         target = min(
             self.loads.items(), key=lambda kv: (kv[1], kv[0] != self.node_id), default=(self.node_id, 0)
         )[0]

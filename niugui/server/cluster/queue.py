@@ -200,4 +200,3 @@ class SharedQueue:
     @staticmethod
     def _waiter(entry: Entry) -> Waiter:
         return Waiter(entry.ticket.account_id, entry.node, entry.nickname)
-

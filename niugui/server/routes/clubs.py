@@ -148,6 +148,12 @@ async def club_page(
     for m in members:
         m["online"] = bool(directory.connections(m["account_id"]))
         m["table"] = seated.get(m["account_id"])
+    if svc.node is not None:  # a cluster: members connected to, and seated at, any node (issue 32)
+        found = await svc.node.features.members_where(club_id, [m["account_id"] for m in members])
+        for m in members:
+            online, table = found[m["account_id"]]
+            m["online"] = m["online"] or online
+            m["table"] = m["table"] or table
     # a member is shown the rooms' join codes (may_know_code is the creator's and players' only)
     summaries = [{**r.fanout.summary(r.state, account.id).model_dump(), "code": r.state.code} for r in rooms]
     return {
