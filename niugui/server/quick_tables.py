@@ -23,7 +23,7 @@ QUICK_PLAY = "quick-play"
 """The creator of quick-play tables: no account (nobody may change their settings or fill them)."""
 
 
-class SharedQueue(Protocol):
+class QueueOfNodes(Protocol):
     """The queue of a cluster, shared by every node (niugui/server/cluster/quick.py)."""
 
     def join(self, client: Client, preferences: Preferences, card: PlayerCard) -> None: ...
@@ -54,7 +54,7 @@ class QuickTables:
         """再来一局 after a quick-play table's last game (:mod:`niugui.server.rematch`)."""
         self._joining: dict[str, object] = {}
         """Accounts whose quick play waits for their player card to be read: account → that request."""
-        self.shared: SharedQueue | None = None
+        self.shared: QueueOfNodes | None = None
         """On a cluster node: the queue of every node, used instead of :attr:`matchmaker`."""
 
     def join(self, client: Client, preferences: Preferences, reply: Reply) -> None:

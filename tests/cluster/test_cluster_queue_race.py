@@ -8,7 +8,7 @@ import time
 
 from redis.asyncio import Redis
 
-from niugui.server.cluster.queue import Entry, Group, SharedQueue
+from niugui.server.cluster.queue import Entry, Group, RedisQueue
 from niugui.server.matchmaking import Ticket
 
 from .conftest import redis_url
@@ -16,7 +16,7 @@ from .conftest import redis_url
 
 def test_two_nodes_matching_at_once_seat_nobody_twice(redis_prefix: str) -> None:
     async def race() -> tuple[list[Group], int]:
-        nodes = [SharedQueue(Redis.from_url(redis_url()), redis_prefix, f"n{n}") for n in range(2)]
+        nodes = [RedisQueue(Redis.from_url(redis_url()), redis_prefix, f"n{n}") for n in range(2)]
         groups: list[Group] = []
         for round_ in range(10):  # each round: four join on each node, then both match at once
             for queue in nodes:

@@ -22,7 +22,7 @@ from ..tables import Client, Fault, Reply, Table
 from .bus import Bus, Deliver, QuickGroup, QuickSeated
 from .caps import Caps
 from .presence import Presence, where_of
-from .queue import SharedQueue
+from .queue import RedisQueue
 from .quick import ClusterQuickPlay, Follow
 
 TICK = 1.0
@@ -38,7 +38,7 @@ class Features:
     ) -> None:
         self.hub, self.bus, self.redis, self.prefix, self.live = hub, bus, redis, prefix, live
         self.node_id = bus.node_id
-        self.quick = ClusterQuickPlay(hub, bus, SharedQueue(redis, prefix, self.node_id), live, follow)
+        self.quick = ClusterQuickPlay(hub, bus, RedisQueue(redis, prefix, self.node_id), live, follow)
         self.presence = Presence(redis, prefix, self.node_id, live)
         limits = hub.config.limits
         self.caps = Caps(

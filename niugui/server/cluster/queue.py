@@ -100,7 +100,7 @@ def _text(value: str | bytes) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-class SharedQueue:
+class RedisQueue:
     """The cluster's quick-play queue in Redis (every method one or a few round trips)."""
 
     def __init__(self, redis: Redis, prefix: str, node_id: str) -> None:

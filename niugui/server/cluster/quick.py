@@ -26,7 +26,7 @@ from ..protocol import QueueStatus
 from ..store import PlayerCard
 from ..tables import Answer, Client, Fault, Reply
 from .bus import Bus, QuickGroup, QuickPerson, QuickSeated
-from .queue import Entry, Group, SharedQueue, Waiter
+from .queue import Entry, Group, RedisQueue, Waiter
 
 Follow = Callable[[str, str, list[Client]], None]
 """Subscribe this node's connections to a table of another node: (table, owner, connections)."""
@@ -36,7 +36,7 @@ class ClusterQuickPlay:
     """The shared queue as one node uses it (it is the hub's ``quick.shared``)."""
 
     def __init__(
-        self, hub: Hub, bus: Bus, queue: SharedQueue, live: Callable[[], Iterable[str]], follow: Follow
+        self, hub: Hub, bus: Bus, queue: RedisQueue, live: Callable[[], Iterable[str]], follow: Follow
     ) -> None:
         self.hub, self.bus, self.queue, self.live, self.follow = hub, bus, queue, live, follow
         self.node_id = queue.node_id
