@@ -177,7 +177,39 @@ class Deliver(_Bus):
     author: str | None = None
 
 
-Notice = Forwarded | Answered | Refused | Bye | Owner | Free | QuickGroup | QuickSeated | Deliver
+class CloseRoom(_Bus):
+    """Node ``origin`` asks the owner to close ``table``, a room of ``club`` (its route checked the
+    asker's role); answered by :class:`RoomClosed` with the same ``id``."""
+
+    kind: Literal["close_room"] = "close_room"
+    id: str
+    origin: str
+    table: str
+    club: str
+
+
+class RoomClosed(_Bus):
+    """The answer to :class:`CloseRoom` ``id``: ``closed``, ``no_table`` or ``room_in_play``."""
+
+    kind: Literal["room_closed"] = "room_closed"
+    id: str
+    outcome: Literal["closed", "no_table", "room_in_play"]
+    message: str = ""
+
+
+Notice = (
+    Forwarded
+    | Answered
+    | Refused
+    | Bye
+    | Owner
+    | Free
+    | QuickGroup
+    | QuickSeated
+    | Deliver
+    | CloseRoom
+    | RoomClosed
+)
 """Every bus message but a frame."""
 BusMessage = Annotated[FrameHead | Notice, Field(discriminator="kind")]
 _ADAPTER: TypeAdapter[FrameHead | Notice] = TypeAdapter(BusMessage)

@@ -19,11 +19,12 @@ from ..hub import Hub
 from ..invitations import invitation_frame
 from ..protocol import Invite
 from ..tables import Client, Fault, Reply, Table
-from .bus import Bus, Deliver, QuickGroup, QuickSeated
+from .bus import Bus, CloseRoom, Deliver, QuickGroup, QuickSeated, RoomClosed
 from .caps import Caps
-from .presence import Presence, where_of
+from .presence import TTL_MS, Presence, where_of
 from .queue import RedisQueue
 from .quick import ClusterQuickPlay, Follow
+from .rooms import Rooms
 
 TICK = 1.0
 """Seconds between two rounds of the loop (quick play's match, presence kept alive)."""
@@ -40,6 +41,7 @@ class Features:
         self.node_id = bus.node_id
         self.quick = ClusterQuickPlay(hub, bus, RedisQueue(redis, prefix, self.node_id), live, follow)
         self.presence = Presence(redis, prefix, self.node_id, live)
+        self.rooms = Rooms(hub, bus, redis, prefix, live)
         limits = hub.config.limits
         self.caps = Caps(
             redis, prefix, limits.account_rate, limits.account_burst, limits.tables_per_account_hour
@@ -58,10 +60,12 @@ class Features:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
 
-    def notice(self, message: QuickGroup | QuickSeated | Deliver) -> None:
+    def notice(self, message: QuickGroup | QuickSeated | Deliver | CloseRoom | RoomClosed) -> None:
         """A bus message for these features."""
         if isinstance(message, Deliver):
             self._deliver(message)
+        elif isinstance(message, CloseRoom | RoomClosed):
+            self.rooms.notice(message)
         else:
             self.quick.notice(message)
 
@@ -191,6 +195,7 @@ class Features:
             await asyncio.sleep(TICK)
             try:
                 await self.presence.flush(self.hub.directory)
+                await self.rooms.flush(TTL_MS)
                 await self.caps.flush()
                 await self.quick.tick()
             except asyncio.CancelledError:

@@ -55,6 +55,7 @@ from .bus import (
     Answered,
     Bus,
     Bye,
+    CloseRoom,
     Deliver,
     Forwarded,
     FrameHead,
@@ -64,6 +65,7 @@ from .bus import (
     QuickGroup,
     QuickSeated,
     Refused,
+    RoomClosed,
 )
 from .features import Features
 from .lease import Leases
@@ -562,7 +564,7 @@ class Node:
             case Free(tables=tables, node=node):
                 if node != self.node_id:
                     asyncio.get_running_loop().create_task(self._adopt_all(tables))
-            case QuickGroup() | QuickSeated() | Deliver():
+            case QuickGroup() | QuickSeated() | Deliver() | CloseRoom() | RoomClosed():
                 self.features.notice(message)
             case _:
                 assert_never(message)

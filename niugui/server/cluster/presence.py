@@ -121,11 +121,11 @@ class Presence:
         if self._rounds % REWRITE_EVERY == 0:  # all of it again now and then (keys lost in a stall)
             self._sent_counts, self._sent_bots, self._sent_seats = {}, {}, {}
         async with self.redis.pipeline(transaction=False) as pipe:
-            _diff(pipe, online, {a: str(n) for a, n in self.counts.items()}, self._sent_counts)
-            _diff(pipe, bots, self.bots, self._sent_bots)
+            write_diff(pipe, online, {a: str(n) for a, n in self.counts.items()}, self._sent_counts)
+            write_diff(pipe, bots, self.bots, self._sent_bots)
             if directory is not None:
                 now = {a: json.dumps(s, ensure_ascii=False) for a, s in seats_here(directory).items()}
-                _diff(pipe, seats, now, self._sent_seats)
+                write_diff(pipe, seats, now, self._sent_seats)
             for key in (online, bots, seats):
                 pipe.pexpire(key, TTL_MS)
             await pipe.execute()
@@ -180,7 +180,8 @@ class Presence:
         return result
 
 
-def _diff(pipe: Any, key: str, now: dict[str, str], sent: dict[str, Any]) -> None:
+def write_diff(pipe: Any, key: str, now: dict[str, str], sent: dict[str, Any]) -> None:
+    """Queue on ``pipe`` what makes hash ``key`` hold ``now`` when it held ``sent``."""
     gone = [a for a in sent if a not in now]
     if gone:
         pipe.hdel(key, *gone)
