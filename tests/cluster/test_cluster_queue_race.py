@@ -46,3 +46,21 @@ def test_a_group_is_made_where_most_of_its_players_are() -> None:
     assert group.home("n1") == "n1" and group.home("n0") == "n0" and group.home("n2") == "n0"  # a tie
     assert Group(people[:3], Preferences(), 0).home("n0") == "n1"
     assert Group(people[:3], Preferences(), 0).home("n0", frozenset({"n0"})) == "n0"  # n1 is gone
+
+
+def test_the_tickets_of_a_node_that_died_are_dropped(redis_prefix: str) -> None:
+    async def run() -> tuple[list[Group], list[str]]:
+        queue = RedisQueue(Redis.from_url(redis_url()), redis_prefix, "n0")
+        await queue.join(Entry(Ticket("new", time.time()), "n2", "new"))  # n2: too new to be known yet
+        for n in range(4):
+            node = "n1" if n == 0 else "n0"  # one player waits on n1, which is gone (for a while now)
+            await queue.join(Entry(Ticket(f"p{n}", time.time() - 60), node, f"p{n}"))
+        groups = await queue.match(time.time(), frozenset({"n0"}))
+        left = sorted(await queue.entries())
+        await queue.redis.aclose()
+        return groups, left
+
+    groups, left = asyncio.run(run())
+    # n1's player is neither seated nor waiting; the one of n2 (just started) is seated with the others
+    assert [sorted(w.account_id for w in g.people) for g in groups] == [["new", "p1", "p2", "p3"]]
+    assert left == []

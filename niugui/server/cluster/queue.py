@@ -19,6 +19,7 @@ Nothing of a hand is here: only who waits, with what preferences (what the node 
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +32,9 @@ from ..matchmaking import Preferences, Queue, Ticket
 
 RETRIES = 50
 """Matches tried again after another node changed the queue meanwhile (each a fresh read)."""
+ORPHAN_SECONDS = 15.0
+"""A ticket of a node not (yet) known alive is dropped only after waiting this long: a node that just
+started is seen by the others within a heartbeat."""
 RECENT_SECONDS = 86400
 """How long a player's last partners are remembered."""
 Chooser = Callable[[Queue], list[tuple[list[Ticket], Preferences]]]
@@ -96,6 +100,13 @@ class Entry:
         return Entry(ticket, d["node"], d["nick"], d.get("escapes", 0))
 
 
+def _orphan(entry: Entry, live: frozenset[str] | None) -> bool:
+    """A ticket of a player whose node is gone (their connection with it)."""
+    if live is None or entry.node in live:
+        return False
+    return time.time() - entry.ticket.joined_at > ORPHAN_SECONDS
+
+
 def _text(value: str | bytes) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -146,9 +157,10 @@ class RedisQueue:
         raw = await self.redis.hgetall(self.key)
         return {_text(a): Entry.load(_text(a), v, frozenset()) for a, v in raw.items()}
 
-    async def match(self, now: float) -> list[Group]:
-        """Form every group that can be formed now and take its players out of the queue, atomically."""
-        return await self._take(lambda queue: queue.match(now), False)
+    async def match(self, now: float, live: frozenset[str] | None = None) -> list[Group]:
+        """Form every group that can be formed now and take its players out of the queue, atomically;
+        the tickets of players connected to a node not in ``live`` (it died) are dropped with them."""
+        return await self._take(lambda queue: queue.match(now), False, live)
 
     async def take_with_bots(self, account_id: str, now: float, wait: float) -> list[Group]:
         """The player (waiting ``wait`` s or more) and up to two others ready, for a table with bots;
@@ -160,7 +172,7 @@ class RedisQueue:
 
         return await self._take(choose, True)
 
-    async def _take(self, choose: Chooser, bots: bool) -> list[Group]:
+    async def _take(self, choose: Chooser, bots: bool, live: frozenset[str] | None = None) -> list[Group]:
         async with self.redis.pipeline(transaction=True) as pipe:
             for _ in range(RETRIES):
                 try:
@@ -173,11 +185,14 @@ class RedisQueue:
                         _text(a): Entry.load(_text(a), v, frozenset(json.loads(recent.get(_text(a), "[]"))))
                         for a, v in raw.items()
                     }
-                    queue = Queue({a: e.ticket for a, e in entries.items()})
+                    gone = [a for a, e in entries.items() if _orphan(e, live)]
+                    queue = Queue({a: e.ticket for a, e in entries.items() if a not in gone})
                     chosen = choose(queue)
-                    if not chosen:
+                    if not chosen and not gone:
                         return []
                     pipe.multi()  # type: ignore[no-untyped-call]
+                    if gone:
+                        pipe.hdel(self.key, *gone)
                     self._commit(pipe, chosen)
                     await pipe.execute()
                 except WatchError:

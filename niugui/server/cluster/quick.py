@@ -93,7 +93,7 @@ class ClusterQuickPlay:
                 self._tell_waiting(entry, len(entries))
 
     async def match(self) -> None:
-        for group in await self.queue.match(time.time()):
+        for group in await self.queue.match(time.time(), frozenset(self.live())):
             self._place(group)
 
     # ---- inside ---------------------------------------------------------------------------------------
