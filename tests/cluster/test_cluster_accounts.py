@@ -5,6 +5,7 @@ there; ``/api/me/seats`` answers on any node. Every wait is for the thing itself
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 import httpx
@@ -92,4 +93,32 @@ def test_a_friend_on_another_node_is_seen_and_invited_there(cluster: Cluster) ->
     assert ann.request("invite", table=table, friend=cal.account_id)["code"] == "not_friends"
     assert not any(word in json.dumps(friend_seen_by_bob()) for word in ("hand", "cards", "view"))
     for p in (ann, bob, cal):
+        p.close()
+
+
+def test_a_bot_account_on_another_node_is_invited_there(cluster: Cluster) -> None:
+    nodes = cluster.start(2)
+    creator = Player(nodes[0], "开桌")
+    table = creator.ok("create_table", settings={"name": "邀机器人"})["data"]["table"]["id"]
+    owner = cluster.owner(table)
+    elsewhere = nodes[0] if owner == "n1" else nodes[1]  # the bot connects to the node without the table
+    username = f"bot{secrets.token_hex(4)}"
+    made = httpx.post(
+        elsewhere.url + "/api/register",
+        json={"username": username, "password": "correct horse", "bot": True},
+        timeout=30,
+    )
+    assert made.status_code == 200, made.text
+    bot = Player(elsewhere, username, session=made.json())
+    assert creator.request("invite", table=table, username="nobody-here", seat=1)["code"] == "bot_offline"
+
+    def invited() -> bool:  # its node tells the others it is connected within moments
+        answer = creator.request("invite", table=table, username=username.upper(), seat=2)
+        return answer["type"] == "ack"
+
+    cluster.wait(invited, "the bot account's invitation to be accepted")
+    invitation = bot.wait(lambda m: m["type"] == "invitation", what="the invitation across nodes")
+    assert invitation["table"] == table and invitation["seat"] == 2 and invitation.get("by_id") is None
+    assert bot.ok("sit", table=table, seat=2)["data"] == {"seat": 2}
+    for p in (creator, bot):
         p.close()
