@@ -26,7 +26,8 @@ QUICK_PLAY = "quick-play"
 class QueueOfNodes(Protocol):
     """The queue of a cluster, shared by every node (niugui/server/cluster/quick.py)."""
 
-    def join(self, client: Client, preferences: Preferences, card: PlayerCard) -> None: ...
+    def join(self, client: Client, preferences: Preferences, card: PlayerCard, reply: Reply) -> None:
+        """Queue the account (``reply``: once it is, or why not)."""
 
     def leave(self, account_id: str) -> None: ...
 
@@ -82,11 +83,11 @@ class QuickTables:
                 reply(fault)
                 return
             self.directory.keep_card(account, card)
-            reply(Answer())
             if self.shared is not None:
-                self.shared.join(client, preferences, card)
-            else:
-                self.matchmaker.join(client, preferences, card)
+                self.shared.join(client, preferences, card, reply)
+                return
+            reply(Answer())
+            self.matchmaker.join(client, preferences, card)
 
         self.services.read(lambda: self.store.player_card(account, window), joined)
 

@@ -39,6 +39,14 @@ def test_four_players_on_two_nodes_are_matched_into_one_table_where_most_are(clu
     state = players[0].states[table]
     assert state["settings"]["rated"] is True
     assert {s["player"]["id"] for s in state["seats"]} == {p.account_id for p in players}
+    # playing at n1's table, the player of n0 may not wait for another game (n1 tells where people sit)
+    first = players[0]
+    cluster.wait(
+        lambda: '"playing"' in (cluster.redis.hget(f"{cluster.prefix}:seats:n1", first.account_id) or ""),
+        "n1 to say where its players sit",
+    )
+    again = first.request("quick_play")
+    assert again["type"] == "error" and again["code"] == "already_seated", again
     drive(players, table, game_over(players[0], table))
     for player in players:
         player.wait_event("game_over", game_no=1)

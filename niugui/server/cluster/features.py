@@ -39,8 +39,9 @@ class Features:
     ) -> None:
         self.hub, self.bus, self.redis, self.prefix, self.live = hub, bus, redis, prefix, live
         self.node_id = bus.node_id
-        self.quick = ClusterQuickPlay(hub, bus, RedisQueue(redis, prefix, self.node_id), live, follow)
         self.presence = Presence(redis, prefix, self.node_id, live)
+        queue = RedisQueue(redis, prefix, self.node_id)
+        self.quick = ClusterQuickPlay(hub, bus, queue, live, follow, self._playing_at)
         self.rooms = Rooms(hub, bus, redis, prefix, live)
         limits = hub.config.limits
         self.caps = Caps(
@@ -96,6 +97,10 @@ class Features:
         except Exception as error:
             logs.warning("the cluster's connections were not read", error=type(error).__name__)
             return 0
+
+    async def _playing_at(self, account: str) -> str | None:
+        seats = (await self.presence.seats([account], skip=self.node_id))[account]
+        return next((s["table"] for s in seats if s["status"] == "playing"), None)
 
     async def take_table(self, client: Client, reply: Reply) -> bool:
         """Before a new table: the account's cap counted on every node (False: refused, answered)."""

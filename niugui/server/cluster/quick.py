@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Literal
 
 from .. import logs
@@ -30,15 +30,24 @@ from .queue import Entry, Group, RedisQueue, Waiter
 
 Follow = Callable[[str, str, list[Client]], None]
 """Subscribe this node's connections to a table of another node: (table, owner, connections)."""
+PlayingAt = Callable[[str], Awaitable[str | None]]
+"""The table of any node where the account is in a game now, if any."""
 
 
 class ClusterQuickPlay:
     """The shared queue as one node uses it (it is the hub's ``quick.shared``)."""
 
     def __init__(
-        self, hub: Hub, bus: Bus, queue: RedisQueue, live: Callable[[], Iterable[str]], follow: Follow
+        self,
+        hub: Hub,
+        bus: Bus,
+        queue: RedisQueue,
+        live: Callable[[], Iterable[str]],
+        follow: Follow,
+        playing_at: PlayingAt,
     ) -> None:
         self.hub, self.bus, self.queue, self.live, self.follow = hub, bus, queue, live, follow
+        self.playing_at = playing_at
         self.node_id = queue.node_id
         self.settings: Community = hub.config.community
         s = self.settings
@@ -50,14 +59,14 @@ class ClusterQuickPlay:
 
     # ---- the hub's hooks ------------------------------------------------------------------------------
 
-    def join(self, client: Client, preferences: Preferences, card: PlayerCard) -> None:
+    def join(self, client: Client, preferences: Preferences, card: PlayerCard, reply: Reply) -> None:
         now = time.time()
         ready = now + escape_delay(card.recent_escapes, self.policy)
         account = client.account_id
         entry = Entry(
             Ticket(account, now, preferences, ready), self.node_id, client.nickname, card.recent_escapes
         )
-        self._spawn(self._join(entry))
+        self._spawn(self._join(entry, reply))
 
     def leave(self, account_id: str) -> None:
         self._spawn(self._leave(account_id))
@@ -109,8 +118,19 @@ class ClusterQuickPlay:
         if not task.cancelled() and task.exception() is not None:
             logs.warning("cluster quick play failed", error=repr(task.exception()))
 
-    async def _join(self, entry: Entry) -> None:
-        await self.queue.join(entry)
+    async def _join(self, entry: Entry, reply: Reply) -> None:
+        account = entry.ticket.account_id
+        try:
+            playing = await self.playing_at(account)
+            if playing is not None:  # at another node's table (this node's were checked already)
+                reply(Fault("already_seated", f"you are playing at table {playing}; finish that game first"))
+                return
+            await self.queue.join(entry)
+        except Exception as error:
+            logs.warning("quick play: could not join the cluster's queue", error=type(error).__name__)
+            reply(Fault("server_error", "the cluster is not reachable; try again"))
+            return
+        reply(Answer())
         logs.info("quick play: joined the cluster's queue", account=entry.ticket.account_id)
         await self.match()
         entries = await self.queue.entries()
