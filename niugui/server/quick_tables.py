@@ -33,6 +33,9 @@ class QueueOfNodes(Protocol):
 
     def with_bots(self, account_id: str, reply: Reply) -> None: ...
 
+    def seated_elsewhere(self, table_id: str, seats: dict[str, int]) -> None:
+        """Tell the people connected to other nodes that they sit at this node's ``table_id``."""
+
 
 class QuickTables:
     """The queue of one server and the tables it fills."""
@@ -50,7 +53,7 @@ class QuickTables:
             directory.card,
             self.check_not_playing,
             self.matchmaker,
-            self._open_table,
+            self._open_rematch,
         )
         """再来一局 after a quick-play table's last game (:mod:`niugui.server.rematch`)."""
         self._joining: dict[str, object] = {}
@@ -106,6 +109,20 @@ class QuickTables:
             return
         self.matchmaker.with_bots(account_id)
         reply(Answer())
+
+    def _open_rematch(
+        self, people: Sequence[Person], preferences: Preferences, bots: bool, seated: Seated
+    ) -> None:
+        """A 再来一局 table: as quick play's, and on a cluster the people connected to other nodes
+        are told there."""
+
+        def told(table_id: str, seats: dict[str, int]) -> None:
+            seated(table_id, seats)
+            away = {a: s for a, s in seats.items() if not self.directory.connections(a)}
+            if self.shared is not None and away:
+                self.shared.seated_elsewhere(table_id, away)
+
+        self._open_table(people, preferences, bots, told)
 
     def open_group(
         self, people: Sequence[Person], preferences: Preferences, bots: bool, seated: Seated

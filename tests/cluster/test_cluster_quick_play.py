@@ -27,7 +27,7 @@ def test_four_players_on_two_nodes_are_matched_into_one_table_where_most_are(clu
     nodes = cluster.start(2)
     players = [Player(nodes[0], "排队甲")] + [Player(nodes[1], f"排队{n}") for n in "乙丙丁"]
     for player in players:
-        assert player.request("quick_play")["type"] == "ack"
+        assert player.request("quick_play", games=1)["type"] == "ack"
     where = {p.account_id: p.wait(queue_message("seated"), what="a seat from quick play") for p in players}
     tables = {m["table"] for m in where.values()}
     assert len(tables) == 1, where
@@ -53,6 +53,19 @@ def test_four_players_on_two_nodes_are_matched_into_one_table_where_most_are(clu
         gapless(player, table)
     # nobody waits any more, on either node
     assert not cluster.redis.hlen(f"{cluster.prefix}:qp:tickets")
+    # 再来一局: the four ask, through their own nodes, and sit together again at a new table
+    for player in players:
+        drive(players, table, game_over(player, table))
+    for player in players:
+        player.ok("rematch", table=table)
+    again = {
+        p.account_id: p.wait(lambda m: queue_message("seated")(m) and m["table"] != table) for p in players
+    }
+    new_tables = {m["table"] for m in again.values()}
+    assert len(new_tables) == 1, again
+    new = new_tables.pop()
+    for player in players:
+        in_seat(player, new, again[player.account_id]["seat"])
     for player in players:
         player.close()
 

@@ -41,7 +41,7 @@ class Features:
         self.node_id = bus.node_id
         self.presence = Presence(redis, prefix, self.node_id, live)
         queue = RedisQueue(redis, prefix, self.node_id)
-        self.quick = ClusterQuickPlay(hub, bus, queue, live, follow, self._playing_at)
+        self.quick = ClusterQuickPlay(hub, bus, queue, live, follow, self._playing_at, self.presence.nodes_of)
         self.rooms = Rooms(hub, bus, redis, prefix, live)
         limits = hub.config.limits
         self.caps = Caps(

@@ -45,9 +45,10 @@ class ClusterQuickPlay:
         live: Callable[[], Iterable[str]],
         follow: Follow,
         playing_at: PlayingAt,
+        nodes_of: Callable[[str], Awaitable[list[str]]],
     ) -> None:
         self.hub, self.bus, self.queue, self.live, self.follow = hub, bus, queue, live, follow
-        self.playing_at = playing_at
+        self.playing_at, self.nodes_of = playing_at, nodes_of
         self.node_id = queue.node_id
         self.settings: Community = hub.config.community
         s = self.settings
@@ -73,6 +74,16 @@ class ClusterQuickPlay:
 
     def with_bots(self, account_id: str, reply: Reply) -> None:
         self._spawn(self._with_bots(account_id, reply))
+
+    def seated_elsewhere(self, table_id: str, seats: dict[str, int]) -> None:
+        self._spawn(self._seated_elsewhere(table_id, seats))
+
+    async def _seated_elsewhere(self, table_id: str, seats: dict[str, int]) -> None:
+        """再来一局 seated people of other nodes here: each node where one is connected is told."""
+        for account, seat in seats.items():
+            for node in await self.nodes_of(account):
+                if node != self.node_id:
+                    self.bus.send(node, QuickSeated(table=table_id, node=self.node_id, seats={account: seat}))
 
     def notice(self, message: QuickGroup | QuickSeated) -> None:
         """A group to seat here, or this node's players seated at another node's table."""
