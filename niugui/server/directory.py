@@ -32,6 +32,9 @@ class Elsewhere(Protocol):
     def invite(self, client: Client, table: Table, message: Invite, reply: Reply) -> None:
         """An invitation whose guest (or inviter) is connected to another node."""
 
+    def blocks(self, reader: str, author: str) -> bool:
+        """Whether ``reader``, connected to another node, blocks ``author``."""
+
 
 class Directory:
     """Tables by id (and by join code), connections by account, and each connection's tables."""
@@ -211,6 +214,8 @@ class Directory:
         False
         """
         found = self._social.get(reader)
+        if found is None and self.elsewhere is not None:  # connected to another node of a cluster
+            return self.elsewhere.blocks(reader, author)
         return found is not None and author in found.blocks
 
     def open_tables(self) -> Iterator[tuple[str, str, str]]:

@@ -122,3 +122,21 @@ def test_a_bot_account_on_another_node_is_invited_there(cluster: Cluster) -> Non
     assert bot.ok("sit", table=table, seat=2)["data"] == {"seat": 2}
     for p in (creator, bot):
         p.close()
+
+
+def test_the_chat_of_someone_blocked_stays_hidden_from_another_nodes_reader(cluster: Cluster) -> None:
+    """Bob blocks cal; bob's connection is on the node that does not hold the table: cal's chat
+    still reaches him with no phrase (no seq missing), ann in full, as on one node."""
+    nodes = cluster.start(2)
+    ann = Player(nodes[0], "阿安")
+    table = ann.ok("create_table", settings={"name": "聊天"})["data"]["table"]["id"]
+    away = nodes[0] if cluster.owner(table) == "n1" else nodes[1]
+    bob, cal = Player(away, "阿博"), Player(nodes[0], "阿凯")
+    assert call(away, "POST", f"/api/blocks/{cal.account_id}", bob) == {"blocked": True}
+    for n, player in enumerate((ann, bob, cal)):
+        assert player.ok("sit", table=table, seat=n)["data"] == {"seat": n}
+    cal.ok("chat", table=table, phrase="hurry")
+    assert ann.wait_event("chat", seat=2)["event"]["phrase"] == "hurry"
+    assert bob.wait_event("chat", seat=2)["event"] == {"kind": "chat", "seat": 2, "phrase": None}
+    for p in (ann, bob, cal):
+        p.close()

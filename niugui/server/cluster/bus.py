@@ -197,6 +197,13 @@ class RoomClosed(_Bus):
     message: str = ""
 
 
+class SocialChanged(_Bus):
+    """These accounts' friends or blocks changed (a node that keeps them for its tables reads again)."""
+
+    kind: Literal["social"] = "social"
+    accounts: list[str]
+
+
 Notice = (
     Forwarded
     | Answered
@@ -209,6 +216,7 @@ Notice = (
     | Deliver
     | CloseRoom
     | RoomClosed
+    | SocialChanged
 )
 """Every bus message but a frame."""
 BusMessage = Annotated[FrameHead | Notice, Field(discriminator="kind")]

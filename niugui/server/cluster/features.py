@@ -14,12 +14,12 @@ from typing import Any
 from redis.asyncio import Redis
 
 from .. import logs
-from ..friends_store import friends_of
+from ..friends_store import Social, friends_of
 from ..hub import Hub
 from ..invitations import invitation_frame
 from ..protocol import Invite
 from ..tables import Client, Fault, Reply, Table
-from .bus import Bus, CloseRoom, Deliver, QuickGroup, QuickSeated, RoomClosed
+from .bus import Bus, CloseRoom, Deliver, QuickGroup, QuickSeated, RoomClosed, SocialChanged
 from .caps import Caps
 from .presence import TTL_MS, Presence, where_of
 from .queue import RedisQueue
@@ -28,6 +28,8 @@ from .rooms import Rooms
 
 TICK = 1.0
 """Seconds between two rounds of the loop (quick play's match, presence kept alive)."""
+BLOCKS_KEPT = 50_000
+"""Accounts of other nodes whose blocks a node keeps at most (then it reads them again as needed)."""
 
 
 class Features:
@@ -50,6 +52,8 @@ class Features:
         self._task: asyncio.Task[None] | None = None
         self._flushing: asyncio.Task[None] | None = None
         self._invites: set[asyncio.Task[None]] = set()
+        self._blocks: dict[str, frozenset[str]] = {}
+        """Whom each account connected to another node blocks (for its chat at this node's tables)."""
         hub.directory.elsewhere = self
 
     async def start(self) -> None:
@@ -61,10 +65,16 @@ class Features:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
 
-    def notice(self, message: QuickGroup | QuickSeated | Deliver | CloseRoom | RoomClosed) -> None:
+    def notice(
+        self, message: QuickGroup | QuickSeated | Deliver | CloseRoom | RoomClosed | SocialChanged
+    ) -> None:
         """A bus message for these features."""
         if isinstance(message, Deliver):
             self._deliver(message)
+        elif isinstance(message, SocialChanged):
+            for account in message.accounts:
+                if account in self._blocks:
+                    self.remote_account(account, again=True)
         elif isinstance(message, CloseRoom | RoomClosed):
             self.rooms.notice(message)
         else:
@@ -187,6 +197,34 @@ class Features:
         if not nodes or inviter in theirs.blocks:
             raise Fault("friend_offline", "that friend is not connected now")
         return friend, nodes
+
+    # ---- blocks of accounts connected to other nodes -----------------------------------------------
+
+    def remote_account(self, account: str, again: bool = False) -> None:
+        """An account connected to another node uses this node's tables: read whom it blocks."""
+        if account in self._blocks and not again:
+            return
+        if len(self._blocks) > BLOCKS_KEPT:
+            self._blocks.clear()
+        self._blocks.setdefault(account, frozenset())
+        friends = friends_of(self.hub.store)
+
+        def read(social: Social | BaseException) -> None:
+            if isinstance(social, BaseException):
+                logs.warning("whom an account blocks was not read", error=type(social).__name__)
+                self._blocks.pop(account, None)
+            else:
+                self._blocks[account] = social.blocks
+
+        self.hub.services.read(lambda: friends.social(account), read)
+
+    def blocks(self, reader: str, author: str) -> bool:
+        """Whether ``reader`` (connected to another node) blocks ``author``."""
+        return author in self._blocks.get(reader, frozenset())
+
+    def social_changed(self, accounts: list[str]) -> None:
+        """A route of this node changed these accounts' friends or blocks: every node reads again."""
+        self.bus.send("*", SocialChanged(accounts=accounts))
 
     def _deliver(self, message: Deliver) -> None:
         directory = self.hub.directory

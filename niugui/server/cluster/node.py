@@ -66,6 +66,7 @@ from .bus import (
     QuickSeated,
     Refused,
     RoomClosed,
+    SocialChanged,
 )
 from .features import Features
 from .lease import Leases
@@ -564,7 +565,7 @@ class Node:
             case Free(tables=tables, node=node):
                 if node != self.node_id:
                     asyncio.get_running_loop().create_task(self._adopt_all(tables))
-            case QuickGroup() | QuickSeated() | Deliver() | CloseRoom() | RoomClosed():
+            case QuickGroup() | QuickSeated() | Deliver() | CloseRoom() | RoomClosed() | SocialChanged():
                 self.features.notice(message)
             case _:
                 assert_never(message)
@@ -609,6 +610,7 @@ class Node:
             proxy = self.proxies[key] = RemoteClient(
                 self.bus, origin, message.conn, message.account, message.nickname, message.bot
             )
+            self.features.remote_account(message.account)  # whom it blocks (chat), read now
         request = message.message
         if isinstance(request, CreateTable):
             table_id = message.table or short_id(8)

@@ -160,6 +160,8 @@ def keep(svc: AppServices, changed: dict[str, Social]) -> None:
     """Tell the directory (on the event loop) who is friends with and blocks whom now."""
     for account_id, social in changed.items():
         svc.hub.directory.keep_social(account_id, social)
+    if svc.node is not None:  # the other nodes of a cluster keep blocks for their tables' chat
+        svc.node.features.social_changed(list(changed))
 
 
 def presence(svc: AppServices, friend: str, viewer: str) -> dict[str, Any]:
