@@ -19,6 +19,7 @@ A node writes only what changed since its last round; a reader asks every live n
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -85,10 +86,11 @@ class Presence:
         self.counts: dict[str, int] = {}
         self.bots: dict[str, str] = {}
         self._clients: dict[Client, str | None] = {}
-        self._sent_counts: dict[str, int] = {}
+        self._sent_counts: dict[str, str] = {}
         self._sent_bots: dict[str, str] = {}
         self._sent_seats: dict[str, str] = {}
         self._rounds = 0
+        self._lock = asyncio.Lock()
 
     def key(self, kind: str, node: str) -> str:
         return f"{self.prefix}:{kind}:{node}"
@@ -115,23 +117,28 @@ class Presence:
 
     async def flush(self, directory: Directory | None) -> None:
         """Write what changed since the last round (the seats too, when ``directory`` is given), and
-        keep this node's keys alive."""
+        keep this node's keys alive. One round at a time; what changes meanwhile waits for the next."""
+        async with self._lock:
+            await self._flush(directory)
+
+    async def _flush(self, directory: Directory | None) -> None:
         online, bots, seats = (self.key(k, self.node_id) for k in ("online", "bots", "seats"))
         self._rounds += 1
         if self._rounds % REWRITE_EVERY == 0:  # all of it again now and then (keys lost in a stall)
             self._sent_counts, self._sent_bots, self._sent_seats = {}, {}, {}
+        counts, bot_names = {a: str(n) for a, n in self.counts.items()}, dict(self.bots)  # as of now
+        now = None
         async with self.redis.pipeline(transaction=False) as pipe:
-            write_diff(pipe, online, {a: str(n) for a, n in self.counts.items()}, self._sent_counts)
-            write_diff(pipe, bots, self.bots, self._sent_bots)
+            write_diff(pipe, online, counts, self._sent_counts)
+            write_diff(pipe, bots, bot_names, self._sent_bots)
             if directory is not None:
                 now = {a: json.dumps(s, ensure_ascii=False) for a, s in seats_here(directory).items()}
                 write_diff(pipe, seats, now, self._sent_seats)
             for key in (online, bots, seats):
                 pipe.pexpire(key, TTL_MS)
             await pipe.execute()
-        self._sent_counts = {a: n for a, n in self.counts.items()}
-        self._sent_bots = dict(self.bots)
-        if directory is not None:
+        self._sent_counts, self._sent_bots = counts, bot_names
+        if now is not None:
             self._sent_seats = now
 
     async def _each_node(self, kind: str, fields: list[str]) -> dict[str, list[Any]]:
@@ -180,12 +187,12 @@ class Presence:
         return result
 
 
-def write_diff(pipe: Any, key: str, now: dict[str, str], sent: dict[str, Any]) -> None:
+def write_diff(pipe: Any, key: str, now: dict[str, str], sent: dict[str, str]) -> None:
     """Queue on ``pipe`` what makes hash ``key`` hold ``now`` when it held ``sent``."""
     gone = [a for a in sent if a not in now]
     if gone:
         pipe.hdel(key, *gone)
-    changed = {a: v for a, v in now.items() if str(sent.get(a)) != v}
+    changed = {a: v for a, v in now.items() if sent.get(a) != v}
     if changed:
         pipe.hset(key, mapping=changed)
 
