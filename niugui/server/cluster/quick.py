@@ -21,7 +21,7 @@ from typing import Literal
 from .. import logs
 from ..config import Community
 from ..hub import Hub
-from ..matchmaking import EscapePolicy, Preferences, Ticket, escape_delay
+from ..matchmaking import SEATS, EscapePolicy, Preferences, Ticket, escape_delay
 from ..protocol import QueueStatus
 from ..store import PlayerCard
 from ..tables import Answer, Client, Fault, Reply
@@ -56,6 +56,7 @@ class ClusterQuickPlay:
         self.told: dict[str, int] = {}
         """This node's waiting accounts → the count each was last told."""
         self._tasks: set[asyncio.Task[None]] = set()
+        self._ticks = 0
         hub.quick.shared = self
 
     # ---- the hub's hooks ------------------------------------------------------------------------------
@@ -100,8 +101,12 @@ class ClusterQuickPlay:
                 self.follow(message.table, message.node, clients)
 
     async def tick(self) -> None:
-        """Match, and tell this node's waiting players the count when it changed (every second)."""
-        await self.match()
+        """Match, and tell this node's waiting players the count when it changed (every second).
+        Fewer than four waiting form no group: then only every tenth round (a dead node's tickets)."""
+        self._ticks += 1
+        waiting = await self._count()
+        if waiting >= SEATS or (waiting and self._ticks % 10 == 0):
+            await self.match()
         if not self.told:
             return
         entries = await self.queue.entries()
