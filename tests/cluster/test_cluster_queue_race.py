@@ -64,3 +64,22 @@ def test_the_tickets_of_a_node_that_died_are_dropped(redis_prefix: str) -> None:
     # n1's player is neither seated nor waiting; the one of n2 (just started) is seated with the others
     assert [sorted(w.account_id for w in g.people) for g in groups] == [["new", "p1", "p2", "p3"]]
     assert left == []
+
+
+def test_an_unchanged_queue_is_not_matched_again(redis_prefix: str) -> None:
+    async def run() -> list[bool]:
+        queue = RedisQueue(Redis.from_url(redis_url()), redis_prefix, "n0")
+        seen = [await queue.idle(time.time())]  # never matched: not known idle
+        for n in range(3):
+            await queue.join(Entry(Ticket(f"p{n}", time.time()), "n0", f"p{n}"))
+        await queue.join(Entry(Ticket("late", time.time(), ready_at=time.time() + 60), "n0", "late"))
+        assert await queue.match(time.time()) == []  # three ready, one delayed: no four
+        seen.append(await queue.idle(time.time()))  # nothing changed: a match would find nothing
+        seen.append(await queue.idle(time.time() + 61))  # the delayed player is ready then
+        await queue.join(Entry(Ticket("p3", time.time()), "n0", "p3"))
+        seen.append(await queue.idle(time.time()))  # someone joined
+        assert len(await queue.match(time.time())) == 1
+        await queue.redis.aclose()
+        return seen
+
+    assert asyncio.run(run()) == [False, True, False, False]

@@ -119,6 +119,10 @@ class RedisQueue:
         self.node_id = node_id
         self.key = f"{prefix}:qp:tickets"
         self.recent_key = f"{prefix}:qp:recent"
+        self.version_key = f"{prefix}:qp:version"
+        """Grows with every change of the tickets (a match that found nothing need not run again)."""
+        self.quiet: tuple[int, float] | None = None
+        """After a match that formed nothing: the version it read, and when a delay ends next."""
         self.conflicts = 0
         """Matches that were refused because another node changed the queue meanwhile."""
 
@@ -139,6 +143,7 @@ class RedisQueue:
                         entry = Entry(ticket, entry.node, entry.nickname, entry.escapes)
                     pipe.multi()  # type: ignore[no-untyped-call]
                     pipe.hset(self.key, account, entry.dump())
+                    pipe.incr(self.version_key)
                     await pipe.execute()
                     return
                 except WatchError:
@@ -150,7 +155,11 @@ class RedisQueue:
         old = await self.redis.hget(self.key, account_id)
         if old is None or json.loads(old)["node"] != self.node_id:
             return False
-        return bool(await self.redis.hdel(self.key, account_id))
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hdel(self.key, account_id)
+            pipe.incr(self.version_key)
+            removed, _ = await pipe.execute()
+        return bool(removed)
 
     async def entries(self) -> dict[str, Entry]:
         """Everyone waiting, by account."""
@@ -160,7 +169,7 @@ class RedisQueue:
     async def match(self, now: float, live: frozenset[str] | None = None) -> list[Group]:
         """Form every group that can be formed now and take its players out of the queue, atomically;
         the tickets of players connected to a node not in ``live`` (it died) are dropped with them."""
-        return await self._take(lambda queue: queue.match(now), False, live)
+        return await self._take(lambda queue: queue.match(now), False, live, now)
 
     async def take_with_bots(self, account_id: str, now: float, wait: float) -> list[Group]:
         """The player (waiting ``wait`` s or more) and up to two others ready, for a table with bots;
@@ -172,12 +181,23 @@ class RedisQueue:
 
         return await self._take(choose, True)
 
-    async def _take(self, choose: Chooser, bots: bool, live: frozenset[str] | None = None) -> list[Group]:
+    async def idle(self, now: float) -> bool:
+        """Whether a match now would form nothing for sure: the tickets are as the last match that
+        formed nothing read them, and no fair-play delay has ended since."""
+        if self.quiet is None:
+            return False
+        version = int(await self.redis.get(self.version_key) or 0)
+        return version == self.quiet[0] and now < self.quiet[1]
+
+    async def _take(
+        self, choose: Chooser, bots: bool, live: frozenset[str] | None = None, now: float | None = None
+    ) -> list[Group]:
         async with self.redis.pipeline(transaction=True) as pipe:
             for _ in range(RETRIES):
                 try:
                     await pipe.watch(self.key, self.recent_key)
                     raw = await pipe.hgetall(self.key)
+                    version = int(await pipe.get(self.version_key) or 0)
                     if not raw:
                         return []
                     recent = {_text(a): v for a, v in (await pipe.hgetall(self.recent_key)).items()}
@@ -189,6 +209,9 @@ class RedisQueue:
                     queue = Queue({a: e.ticket for a, e in entries.items() if a not in gone})
                     chosen = choose(queue)
                     if not chosen and not gone:
+                        if now is not None:
+                            later = [t.ready_at for t in queue.tickets.values() if t.ready_at > now]
+                            self.quiet = (version, min(later, default=float("inf")))
                         return []
                     pipe.multi()  # type: ignore[no-untyped-call]
                     if gone:
@@ -211,6 +234,7 @@ class RedisQueue:
             for account in accounts:
                 pipe.hset(self.recent_key, account, json.dumps(sorted(set(accounts) - {account})))
         pipe.expire(self.recent_key, RECENT_SECONDS)
+        pipe.incr(self.version_key)
 
     @staticmethod
     def _waiter(entry: Entry) -> Waiter:

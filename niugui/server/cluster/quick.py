@@ -102,10 +102,12 @@ class ClusterQuickPlay:
 
     async def tick(self) -> None:
         """Match, and tell this node's waiting players the count when it changed (every second).
-        Fewer than four waiting form no group: then only every tenth round (a dead node's tickets)."""
+        Fewer than four waiting form no group, nor does a queue unchanged since a match that formed
+        none (until a fair-play delay ends): then only every tenth round (a dead node's tickets)."""
         self._ticks += 1
         waiting = await self._count()
-        if waiting >= SEATS or (waiting and self._ticks % 10 == 0):
+        purge = waiting and self._ticks % 10 == 0
+        if purge or (waiting >= SEATS and not await self.queue.idle(time.time())):
             await self.match()
         if not self.told:
             return
