@@ -60,10 +60,15 @@ class Features:
         self._task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:
+        """Stop the loop; this node's presence and rooms are gone at once (not after their expiry)."""
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
+        with contextlib.suppress(Exception):
+            await self.redis.delete(
+                *(f"{self.prefix}:{k}:{self.node_id}" for k in ("online", "bots", "seats", "rooms"))
+            )
 
     def notice(
         self, message: QuickGroup | QuickSeated | Deliver | CloseRoom | RoomClosed | SocialChanged
