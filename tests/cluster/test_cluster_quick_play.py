@@ -4,6 +4,7 @@ engine's), and bots after the wait as on one node. Every wait is for the message
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from server_harness import Player, drive, game_over
@@ -13,6 +14,20 @@ from .cluster_harness import Cluster, gapless
 
 def queue_message(status: str) -> Any:
     return lambda m: m["type"] == "queue" and m["status"] == status
+
+
+def redis_text(cluster: Cluster) -> str:
+    """Every value under the cluster's key prefix, as text (strings, hashes, sets)."""
+    parts = []
+    for key in cluster.redis.scan_iter(match=f"{cluster.prefix}:*"):
+        kind = cluster.redis.type(key)
+        if kind == "string":
+            parts.append(str(cluster.redis.get(key)))
+        elif kind == "hash":
+            parts.append(json.dumps(cluster.redis.hgetall(key), ensure_ascii=False))
+        elif kind == "set":
+            parts.append(json.dumps(sorted(cluster.redis.smembers(key))))
+    return "\n".join(parts)
 
 
 def in_seat(player: Player, table: str, seat: int) -> None:
@@ -45,12 +60,22 @@ def test_four_players_on_two_nodes_are_matched_into_one_table_where_most_are(clu
         lambda: '"playing"' in (cluster.redis.hget(f"{cluster.prefix}:seats:n1", first.account_id) or ""),
         "n1 to say where its players sit",
     )
+    in_game = redis_text(cluster)  # every key of the cluster, mid-game
     again = first.request("quick_play")
     assert again["type"] == "error" and again["code"] == "already_seated", again
     drive(players, table, game_over(players[0], table))
     for player in players:
         player.wait_event("game_over", game_no=1)
         gapless(player, table)
+    # nothing of a hand was in Redis mid-game (R11, R12): only what the nodes show anyway
+    from niugui import Game
+
+    game_id = players[0].states[table]["game_id"]
+    game = Game.from_record(players[0].server.get(f"/api/games/{game_id}/record"))
+    cards = {str(c) for seat in range(4) for c in game.dealt(seat)}
+    assert '"players"' in in_game and table in in_game  # the audit read where people sit
+    assert not [c for c in cards if f'"{c}"' in in_game], "a card of a hand was in Redis"
+    assert not any(word in in_game for word in ('"hand"', '"view"', '"cards"'))
     # nobody waits any more, on either node
     assert not cluster.redis.hlen(f"{cluster.prefix}:qp:tickets")
     # 再来一局: the four ask, through their own nodes, and sit together again at a new table
