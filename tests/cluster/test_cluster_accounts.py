@@ -5,6 +5,7 @@ there; ``/api/me/seats`` answers on any node. Every wait is for the thing itself
 from __future__ import annotations
 
 import json
+import os
 import secrets
 from typing import Any
 
@@ -102,7 +103,9 @@ def test_a_bot_account_on_another_node_is_invited_there(cluster: Cluster) -> Non
     table = creator.ok("create_table", settings={"name": "邀机器人"})["data"]["table"]["id"]
     owner = cluster.owner(table)
     elsewhere = nodes[0] if owner == "n1" else nodes[1]  # the bot connects to the node without the table
-    username = f"bot{secrets.token_hex(4)}"
+    username = (
+        f"bot{os.getpid()}x{secrets.randbelow(10**6)}"  # as tests/server/test_bot_accounts.py names them
+    )
     made = httpx.post(
         elsewhere.url + "/api/register",
         json={"username": username, "password": "correct horse", "bot": True},

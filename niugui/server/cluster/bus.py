@@ -91,6 +91,8 @@ class Forwarded(_Bus):
     message: CarriedRequest
     table: str | None = None
     """The table it is for (for ``create_table``: the id the origin chose for it)."""
+    blocks: list[str] | None = None
+    """Whom the connection's account blocks (its node knows): the owner hides their chat from it."""
 
 
 class Answered(_Bus):

@@ -79,7 +79,7 @@ class Features:
         elif isinstance(message, SocialChanged):
             for account in message.accounts:
                 if account in self._blocks:
-                    self.remote_account(account, again=True)
+                    self.remote_account(account)
         elif isinstance(message, CloseRoom | RoomClosed):
             self.rooms.notice(message)
         else:
@@ -205,13 +205,14 @@ class Features:
 
     # ---- blocks of accounts connected to other nodes -----------------------------------------------
 
-    def remote_account(self, account: str, again: bool = False) -> None:
-        """An account connected to another node uses this node's tables: read whom it blocks."""
-        if account in self._blocks and not again:
-            return
+    def keep_blocks(self, account: str, blocks: list[str] | None) -> None:
+        """Whom an account connected to another node blocks, as its node said with a request."""
         if len(self._blocks) > BLOCKS_KEPT:
             self._blocks.clear()
-        self._blocks.setdefault(account, frozenset())
+        self._blocks[account] = frozenset(blocks or ())
+
+    def remote_account(self, account: str) -> None:
+        """Read again whom an account connected to another node blocks (it changed)."""
         friends = friends_of(self.hub.store)
 
         def read(social: Social | BaseException) -> None:

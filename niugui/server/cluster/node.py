@@ -459,6 +459,7 @@ class Node:
             bot=is_bot_account(client),
             message=message,
             table=table,
+            blocks=sorted(self.hub.directory.social(client.account_id).blocks) or None,
         )
         self.bus.send(node, request)
 
@@ -610,7 +611,7 @@ class Node:
             proxy = self.proxies[key] = RemoteClient(
                 self.bus, origin, message.conn, message.account, message.nickname, message.bot
             )
-            self.features.remote_account(message.account)  # whom it blocks (chat), read now
+        self.features.keep_blocks(message.account, message.blocks)  # for its chat (issue 32)
         request = message.message
         if isinstance(request, CreateTable):
             table_id = message.table or short_id(8)
