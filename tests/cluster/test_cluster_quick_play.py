@@ -4,7 +4,6 @@ engine's), and bots after the wait as on one node. Every wait is for the message
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from server_harness import Player, drive, game_over
@@ -24,9 +23,9 @@ def redis_text(cluster: Cluster) -> str:
         if kind == "string":
             parts.append(str(cluster.redis.get(key)))
         elif kind == "hash":
-            parts.append(json.dumps(cluster.redis.hgetall(key), ensure_ascii=False))
+            parts.extend(f"{field}\t{value}" for field, value in cluster.redis.hgetall(key).items())
         elif kind == "set":
-            parts.append(json.dumps(sorted(cluster.redis.smembers(key))))
+            parts.extend(sorted(cluster.redis.smembers(key)))
     return "\n".join(parts)
 
 
