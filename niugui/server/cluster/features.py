@@ -132,7 +132,7 @@ class Features:
     async def seats_of(self, account: str) -> list[dict[str, Any]]:
         """Where the account holds a seat on every node (``/api/me/seats``, answered on any node)."""
         here = self.hub.directory.seats_of(account)
-        elsewhere = (await self.presence.seats([account], skip=self.node_id))[account]
+        elsewhere = (await self._where([account], skip=self.node_id))[account]
         known = {s["table"] for s in here}
         return here + [
             {k: s[k] for k in ("table", "seat", "name", "status")}
@@ -143,17 +143,33 @@ class Features:
     async def friends_where(self, friends: list[str], viewer: str) -> dict[str, dict[str, Any]]:
         """Each friend's ``online`` and ``where`` (as ``viewer`` may see it), whichever node they are
         connected to and whichever node's table they sit at."""
-        online = await self.presence.online(friends)
-        seats = await self.presence.seats(friends)
+        online = await self._online(friends)
+        seats = await self._where(friends)
         return {f: {"online": f in online, "where": where_of(seats[f], viewer)} for f in friends}
 
     async def members_where(self, club: str, members: list[str]) -> dict[str, tuple[bool, str | None]]:
         """Each member: connected to some node, and the club's room where they sit (if any)."""
-        online = await self.presence.online(members)
-        seats = await self.presence.seats(members)
+        online = await self._online(members)
+        seats = await self._where(members)
         return {
             m: (m in online, next((s["table"] for s in seats[m] if s["club"] == club), None)) for m in members
         }
+
+    async def _online(self, accounts: list[str]) -> set[str]:
+        """Who of ``accounts`` is connected to any node (Redis away: those connected here)."""
+        try:
+            return await self.presence.online(accounts)
+        except Exception as error:
+            logs.warning("the cluster's presence was not read", error=type(error).__name__)
+            return {a for a in accounts if self.hub.directory.connections(a)}
+
+    async def _where(self, accounts: list[str], skip: str | None = None) -> dict[str, list[dict[str, Any]]]:
+        """Each account's seats on every node but ``skip`` (Redis away: none)."""
+        try:
+            return await self.presence.seats(accounts, skip=skip)
+        except Exception as error:
+            logs.warning("the cluster's seats were not read", error=type(error).__name__)
+            return {a: [] for a in accounts}
 
     def invite(self, client: Client, table: Table, message: Invite, reply: Reply) -> None:
         """An invitation whose guest (or inviting friend) is connected to another node: checked
