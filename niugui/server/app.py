@@ -123,6 +123,7 @@ async def running(
         from .cluster.node import Node
 
         node = Node(hub, config.cluster)
+        fair.cluster = node.features.caps  # messages counted across nodes (issue 32)
         await node.start()
     lobby = hub.listing
     hasher = auth.PasswordHasher(limits.hash_workers, limits.hash_queue)

@@ -10,13 +10,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 from .clubs import Roster
 from .friends_store import Social
-from .protocol import TableSummary
+from .protocol import Invite, TableSummary
 from .store import PlayerCard
-from .tables import Client, Table
+from .tables import Client, Reply, Table
 from .tables.fanout import table_facts
 from .visibility import TableFacts
 
@@ -24,6 +24,16 @@ from .visibility import TableFacts
 def facts_of(table: Table) -> TableFacts:
     """What the visibility rule needs of a table in memory (its players: those seated now)."""
     return table_facts(table.state)
+
+
+class Elsewhere(Protocol):
+    """The accounts connected to the other nodes of a cluster (niugui/server/cluster/features.py)."""
+
+    def invite(self, client: Client, table: Table, message: Invite, reply: Reply) -> None:
+        """An invitation whose guest (or inviter) is connected to another node."""
+
+    def blocks(self, reader: str, author: str) -> bool:
+        """Whether ``reader``, connected to another node, blocks ``author``."""
 
 
 class Directory:
@@ -40,6 +50,8 @@ class Directory:
         self._bot_names: dict[Client, str] = {}
         self.roster = Roster()
         """Clubs' members and presets (issue 29), for the visibility rule and club rooms."""
+        self.elsewhere: Elsewhere | None = None
+        """On a cluster node: invitations to accounts connected to other nodes (issue 32)."""
 
     # ---- tables -----------------------------------------------------------------------------------
 
@@ -203,6 +215,8 @@ class Directory:
         False
         """
         found = self._social.get(reader)
+        if found is None and self.elsewhere is not None:  # connected to another node of a cluster
+            return self.elsewhere.blocks(reader, author)
         return found is not None and author in found.blocks
 
     def open_tables(self) -> Iterator[tuple[str, str, str]]:

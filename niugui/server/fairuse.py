@@ -13,6 +13,7 @@ tables of search bots. A refused HTTP request raises :class:`~fastapi.HTTPExcept
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Protocol
 
 from .config import Limits
 from .http_errors import refuse
@@ -22,6 +23,13 @@ from .tables import Fault
 from .ws.connection import Connection
 
 PER_HOUR = 1 / 3600
+
+
+class SharedCount(Protocol):
+    """Messages counted across a cluster's nodes (niugui/server/cluster/caps.py)."""
+
+    def over(self, account: str) -> bool:
+        """Count one message of ``account``; whether the cluster refuses it."""
 
 
 class FairUse:
@@ -66,6 +74,8 @@ class FairUse:
         self.chat_by_table = KeyedBuckets(limits.chat_table_rate, limits.chat_table_burst)
         self.table_address: dict[str, str] = {}
         """Table id → the address that created it (in this process)."""
+        self.cluster: SharedCount | None = None
+        """On a cluster node: the messages of every node counted too (issue 32)."""
 
     def address(self, host: str | None) -> str | None:
         """The address key to count ``host`` by, or None when it is exempt."""
@@ -105,6 +115,8 @@ class FairUse:
         buckets = [connection.bucket, self.messages_by_account.get(connection.account_id)]
         if connection.address:
             buckets.append(self.messages_by_address.get(connection.address))
+        if self.cluster is not None and self.cluster.over(connection.account_id):
+            return True
         return not take_all(buckets)
 
     def charge_table(self, connection: Connection) -> None:

@@ -47,6 +47,8 @@ class Cluster(Protocol):
     def seats(self, account_id: str) -> list[SeatRef]:
         """The seats the account holds at other nodes' tables."""
 
+    def connect(self, client: Client, bot_username: str | None) -> None: ...
+
     def disconnect(self, client: Client) -> None: ...
 
 
@@ -211,6 +213,8 @@ class Hub:
         """A new connection (a bot account's: ``bot_username``): the tables where its account holds
         a seat."""
         self._directory.connect(client, bot_username)
+        if self._cluster is not None:
+            self._cluster.connect(client, bot_username)
         return [SeatRef(table=s["table"], seat=s["seat"]) for s in self.seats_of(client.account_id)]
 
     def seats_of(self, account_id: str) -> list[dict[str, Any]]:

@@ -15,7 +15,10 @@ from .tables import Client, Fault, Reply, Table
 
 def invite(directory: Directory, client: Client, table: Table, message: Invite, reply: Reply) -> None:
     """Hold out a seat of ``table`` to the bot account ``message.username`` or to the friend
-    ``message.friend``, and tell the guest's connections."""
+    ``message.friend``, and tell the guest's connections (on a cluster: wherever they are)."""
+    if directory.elsewhere is not None and not _all_here(directory, client, message):
+        directory.elsewhere.invite(client, table, message, reply)
+        return
     if message.friend is not None:
         invite_friend(directory, client, table, message.friend, message.seat, reply)
         return
@@ -39,20 +42,33 @@ def invite_friend(
     table.invite(client, friend, seat, _notify(client, table, guests, True), reply, friend=True)
 
 
+def _all_here(directory: Directory, client: Client, message: Invite) -> bool:
+    """Whether everything an invitation needs is on this server: the guest's connections, and for a
+    friend's, the inviter's friends and the friend's blocks."""
+    if message.friend is None:
+        return bool(directory.bot_connections(message.username or ""))
+    return bool(directory.connections(client.account_id)) and bool(directory.connections(message.friend))
+
+
+def invitation_frame(client: Client, table: Table, seat: int, friend: bool) -> str:
+    """The ``invitation`` frame a guest gets (``friend``: it names the inviter's account)."""
+    state = table.state
+    return Invitation(
+        type="invitation",
+        table=table.id,
+        seat=seat,
+        code=state.code,
+        by=client.nickname,
+        by_id=client.account_id if friend else None,
+        settings=state.settings,
+    ).model_dump_json()
+
+
 def _notify(client: Client, table: Table, guests: Sequence[Client], friend: bool) -> Callable[[int], None]:
     """What tells every connection of the guest, once the seat is chosen."""
 
     def notify(seat: int) -> None:
-        state = table.state
-        frame = Invitation(
-            type="invitation",
-            table=table.id,
-            seat=seat,
-            code=state.code,
-            by=client.nickname,
-            by_id=client.account_id if friend else None,
-            settings=state.settings,
-        ).model_dump_json()
+        frame = invitation_frame(client, table, seat, friend)
         for guest in guests:
             guest.send(frame)
         logs.info("friend invited" if friend else "bot account invited", table=table.id, seat=seat)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from . import logs
 from .config import Config
@@ -20,6 +21,20 @@ from .tables import Answer, Client, Fault, Reply, Services, TableModel
 
 QUICK_PLAY = "quick-play"
 """The creator of quick-play tables: no account (nobody may change their settings or fill them)."""
+
+
+class QueueOfNodes(Protocol):
+    """The queue of a cluster, shared by every node (niugui/server/cluster/quick.py)."""
+
+    def join(self, client: Client, preferences: Preferences, card: PlayerCard, reply: Reply) -> None:
+        """Queue the account (``reply``: once it is, or why not)."""
+
+    def leave(self, account_id: str) -> None: ...
+
+    def with_bots(self, account_id: str, reply: Reply) -> None: ...
+
+    def seated_elsewhere(self, table_id: str, seats: dict[str, int]) -> None:
+        """Tell the people connected to other nodes that they sit at this node's ``table_id``."""
 
 
 class QuickTables:
@@ -38,11 +53,13 @@ class QuickTables:
             directory.card,
             self.check_not_playing,
             self.matchmaker,
-            self._open_table,
+            self._open_rematch,
         )
         """再来一局 after a quick-play table's last game (:mod:`niugui.server.rematch`)."""
         self._joining: dict[str, object] = {}
         """Accounts whose quick play waits for their player card to be read: account → that request."""
+        self.shared: QueueOfNodes | None = None
+        """On a cluster node: the queue of every node, used instead of :attr:`matchmaker`."""
 
     def join(self, client: Client, preferences: Preferences, reply: Reply) -> None:
         """Queue ``client``'s account once its card is read (R35's escapes counted for the delay)."""
@@ -69,6 +86,9 @@ class QuickTables:
                 reply(fault)
                 return
             self.directory.keep_card(account, card)
+            if self.shared is not None:
+                self.shared.join(client, preferences, card, reply)
+                return
             reply(Answer())
             self.matchmaker.join(client, preferences, card)
 
@@ -77,10 +97,38 @@ class QuickTables:
     def leave(self, account_id: str) -> None:
         """Out of the queue (a quick play still reading its card joins no more)."""
         self._joining.pop(account_id, None)
-        self.matchmaker.leave(account_id)
+        if self.shared is not None:
+            self.shared.leave(account_id)
+        else:
+            self.matchmaker.leave(account_id)
 
-    def with_bots(self, account_id: str) -> None:
+    def with_bots(self, account_id: str, reply: Reply) -> None:
+        """Fill the empty seats with bots (after the wait); ``reply`` says whether it could."""
+        if self.shared is not None:
+            self.shared.with_bots(account_id, reply)
+            return
         self.matchmaker.with_bots(account_id)
+        reply(Answer())
+
+    def _open_rematch(
+        self, people: Sequence[Person], preferences: Preferences, bots: bool, seated: Seated
+    ) -> None:
+        """A 再来一局 table: as quick play's, and on a cluster the people connected to other nodes
+        are told there."""
+
+        def told(table_id: str, seats: dict[str, int]) -> None:
+            seated(table_id, seats)
+            away = {a: s for a, s in seats.items() if not self.directory.connections(a)}
+            if self.shared is not None and away:
+                self.shared.seated_elsewhere(table_id, away)
+
+        self._open_table(people, preferences, bots, told)
+
+    def open_group(
+        self, people: Sequence[Person], preferences: Preferences, bots: bool, seated: Seated
+    ) -> None:
+        """Seat a group formed elsewhere (a cluster's queue) at a new table of this server."""
+        self._open_table(people, preferences, bots, seated)
 
     def check_not_playing(self, account_id: str) -> None:
         playing = self.directory.playing_at(account_id)

@@ -26,8 +26,9 @@ class Cluster:
         self.redis = redis.Redis.from_url(redis_url, decode_responses=True)
         self.nodes: list[Server] = []
 
-    def start(self, count: int) -> list[Server]:
-        """``count`` more nodes, one after the other (the first migrates the schema)."""
+    def start(self, count: int, *extra: str) -> list[Server]:
+        """``count`` more nodes, one after the other (the first migrates the schema); ``extra``: more
+        options of ``niugui serve`` for each."""
         for _ in range(count):
             index = len(self.nodes)
             node = Server(
@@ -42,6 +43,7 @@ class Cluster:
                 LEASE,
                 "--node-id",
                 f"n{index}",
+                *extra,
                 grace=60.0,
                 db=self.db,
             )

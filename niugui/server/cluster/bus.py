@@ -96,6 +96,8 @@ class Forwarded(_Bus):
     message: CarriedRequest
     table: str | None = None
     """The table it is for (for ``create_table``: the id the origin chose for it)."""
+    blocks: list[str] | None = None
+    """Whom the connection's account blocks (its node knows): the owner hides their chat from it."""
 
 
 class Answered(_Bus):
@@ -141,7 +143,88 @@ class Free(_Bus):
     node: str
 
 
-Notice = Forwarded | Answered | Refused | Bye | Owner | Free
+class QuickPerson(_Bus):
+    """One player of a quick-play group: their account, name and the node they are connected to."""
+
+    account: str
+    nickname: str
+    node: str
+
+
+class QuickGroup(_Bus):
+    """A group the cluster's quick-play queue formed, to be seated at a new table on the receiving
+    node (where most of them are connected): niugui/server/cluster/quick.py."""
+
+    kind: Literal["quick_group"] = "quick_group"
+    people: list[QuickPerson]
+    turn_seconds: int | None = None
+    games: int | None = None
+    bots: bool = False
+    waiting: int = 0
+    """Players still in the queue when the group was formed."""
+
+
+class QuickSeated(_Bus):
+    """Quick play seated these accounts (connected to the receiving node) at ``table`` of ``node``."""
+
+    kind: Literal["quick_seated"] = "quick_seated"
+    table: str
+    node: str
+    seats: dict[str, int]
+    waiting: int = 0
+
+
+class Deliver(_Bus):
+    """A frame for every connection of ``account`` on the receiving node (an invitation), unless that
+    account blocks ``author``."""
+
+    kind: Literal["deliver"] = "deliver"
+    account: str
+    frame: str
+    author: str | None = None
+
+
+class CloseRoom(_Bus):
+    """Node ``origin`` asks the owner to close ``table``, a room of ``club`` (its route checked the
+    asker's role); answered by :class:`RoomClosed` with the same ``id``."""
+
+    kind: Literal["close_room"] = "close_room"
+    id: str
+    origin: str
+    table: str
+    club: str
+
+
+class RoomClosed(_Bus):
+    """The answer to :class:`CloseRoom` ``id``: ``closed``, ``no_table`` or ``room_in_play``."""
+
+    kind: Literal["room_closed"] = "room_closed"
+    id: str
+    outcome: Literal["closed", "no_table", "room_in_play"]
+    message: str = ""
+
+
+class SocialChanged(_Bus):
+    """These accounts' friends or blocks changed (a node that keeps them for its tables reads again)."""
+
+    kind: Literal["social"] = "social"
+    accounts: list[str]
+
+
+Notice = (
+    Forwarded
+    | Answered
+    | Refused
+    | Bye
+    | Owner
+    | Free
+    | QuickGroup
+    | QuickSeated
+    | Deliver
+    | CloseRoom
+    | RoomClosed
+    | SocialChanged
+)
 """Every bus message but a frame."""
 BusMessage = Annotated[FrameHead | Notice, Field(discriminator="kind")]
 _ADAPTER: TypeAdapter[FrameHead | Notice] = TypeAdapter(BusMessage)

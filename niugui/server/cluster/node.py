@@ -51,7 +51,24 @@ from ..store import StaleWrite, Write
 from ..tables import Answer, Client, Fault, Reply, Table, is_bot_account
 from ..tables.fanout import TableFrame
 from ..writer import Done, EventWriter
-from .bus import Answered, Bus, Bye, Forwarded, FrameHead, Free, Notice, Owner, Refused
+from .bus import (
+    Answered,
+    Bus,
+    Bye,
+    CloseRoom,
+    Deliver,
+    Forwarded,
+    FrameHead,
+    Free,
+    Notice,
+    Owner,
+    QuickGroup,
+    QuickSeated,
+    Refused,
+    RoomClosed,
+    SocialChanged,
+)
+from .features import Features
 from .lease import Leases
 from .settings import ClusterSettings
 
@@ -241,6 +258,10 @@ class Node:
         self._stopping = False
         hub.join_cluster(self)
         hub.services.writer = FencedWriter(hub.services.writer, self)
+        self.features = Features(
+            hub, self.bus, self.redis, self.prefix, lambda: self.loads, self.follow_remote
+        )
+        """Quick play, presence and caps across nodes (issue 32)."""
 
     # ---- start and stop -----------------------------------------------------------------------------
 
@@ -249,12 +270,14 @@ class Node:
         await self.bus.start()
         await self._heartbeat()
         self._tasks = [asyncio.create_task(self._renewing()), asyncio.create_task(self._scanning())]
+        await self.features.start()
         gcpolicy.apply()
         logs.info("cluster node started", node=self.node_id, nodes=len(self.loads))
 
     async def stop(self) -> None:
         """Drain: stop the tables, store what waits, release every lease and tell the other nodes."""
         self._stopping = True
+        await self.features.stop()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -330,7 +353,11 @@ class Node:
             if p is not None and p.id == account_id
         ]
 
+    def connect(self, client: Client, bot_username: str | None) -> None:
+        self.features.connect(client, bot_username)
+
     def disconnect(self, client: Client) -> None:
+        self.features.disconnect(client)
         for follow in self.follows.values():
             follow.clients.pop(client, None)
             follow.codes.pop(client, None)
@@ -358,6 +385,8 @@ class Node:
         return connection
 
     async def _create(self, client: Client, message: CreateTable, reply: Reply) -> None:
+        if not await self.features.take_table(client, reply):
+            return
         target = min(
             self.loads.items(), key=lambda kv: (kv[1], kv[0] != self.node_id), default=(self.node_id, 0)
         )[0]
@@ -444,6 +473,7 @@ class Node:
             bot=is_bot_account(client),
             message=message,
             table=table,
+            blocks=sorted(self.hub.directory.social(client.account_id).blocks) or None,
         )
         self.bus.send(node, request)
 
@@ -550,8 +580,18 @@ class Node:
             case Free(tables=tables, node=node):
                 if node != self.node_id:
                     asyncio.get_running_loop().create_task(self._adopt_all(tables))
+            case QuickGroup() | QuickSeated() | Deliver() | CloseRoom() | RoomClosed() | SocialChanged():
+                self.features.notice(message)
             case _:
                 assert_never(message)
+
+    def follow_remote(self, table_id: str, owner: str, clients: list[Client]) -> None:
+        """Subscribe this node's ``clients`` to ``owner``'s table (quick play seated them there)."""
+        follow = self.follows.setdefault(table_id, Follow(owner))
+        follow.owner = owner
+        for client in clients:
+            follow.clients.setdefault(client, None)
+        self._rewatch(table_id, clients)
 
     def _moved(self, table_id: str, node: str) -> None:
         follow = self.follows.get(table_id)
@@ -585,6 +625,7 @@ class Node:
             proxy = self.proxies[key] = RemoteClient(
                 self.bus, origin, message.conn, message.account, message.nickname, message.bot
             )
+        self.features.keep_blocks(message.account, message.blocks)  # for its chat (issue 32)
         request = message.message
         if isinstance(request, CreateTable):
             table_id = message.table or short_id(8)

@@ -46,8 +46,6 @@ def create_table(desk: Desk, client: Client, message: CreateTable, reply: Reply)
 
 
 def quick_play(desk: Desk, client: Client, message: QuickPlay, reply: Reply) -> None:
-    if desk.clustered:  # its tables would need the cluster's leases, and one queue across nodes
-        raise Fault("bad_state", "quick play is not available on a cluster of servers yet")
     if is_bot_account(client):
         raise Fault("forbidden", "bot accounts do not join quick play; a table's creator invites them")
     desk.quick.join(client, Preferences(message.turn_seconds, message.games), reply)
@@ -59,8 +57,7 @@ def leave_queue(desk: Desk, client: Client, _message: LeaveQueue, reply: Reply) 
 
 
 def queue_bots(desk: Desk, client: Client, _message: QueueBots, reply: Reply) -> None:
-    desk.quick.with_bots(client.account_id)
-    reply(Answer())
+    desk.quick.with_bots(client.account_id, reply)
 
 
 def play_event(desk: Desk, client: Client, message: PlayEvent, reply: Reply) -> None:

@@ -28,6 +28,7 @@ from starlette.concurrency import run_in_threadpool
 
 from .. import logs
 from ..clubs_store import ClubRow, ClubStore, Role
+from ..cluster.rooms import Rooms
 from ..creation import short_id
 from ..http_errors import fail
 from ..protocol import ClubCreate, ClubHandOver, ClubJoin, ClubRoleChange, ClubUpdate
@@ -148,8 +149,16 @@ async def club_page(
     for m in members:
         m["online"] = bool(directory.connections(m["account_id"]))
         m["table"] = seated.get(m["account_id"])
+    if svc.node is not None:  # a cluster: members connected to, and seated at, any node (issue 32)
+        found = await svc.node.features.members_where(club_id, [m["account_id"] for m in members])
+        for m in members:
+            online, table = found[m["account_id"]]
+            m["online"] = m["online"] or online
+            m["table"] = m["table"] or table
     # a member is shown the rooms' join codes (may_know_code is the creator's and players' only)
     summaries = [{**r.fanout.summary(r.state, account.id).model_dump(), "code": r.state.code} for r in rooms]
+    if svc.node is not None:  # a cluster: the club's rooms on the other nodes too (issue 32)
+        summaries += await svc.node.features.rooms.with_codes(club_id, {r.id for r in rooms})
     return {
         "club": {**club.public(with_code=True), "role": role},
         "members": members,
@@ -318,12 +327,27 @@ async def close_room(
     _account, _club, role = await run_in_threadpool(membership, svc, club_id, authorization)
     require(role, ("owner", "admin"))
     table = svc.hub.tables.get(table_id)
+    if table is None and svc.node is not None:  # a cluster: the room's owner closes it (issue 32)
+        return await close_elsewhere(svc.node.features.rooms, club_id, table_id)
     if table is None or table.state.settings.club != club_id or table.state.status == "finished":
         raise fail(404, "no_table", f"no open room {table_id!r} in this club")
     try:
         svc.hub.close_abandoned(table_id)
     except TableFault as fault:
         raise fail(409, "room_in_play", str(fault)) from None
+    return {"club": club_id, "table": table_id, "closed": True}
+
+
+async def close_elsewhere(rooms: Rooms, club_id: str, table_id: str) -> dict[str, Any]:
+    """Close a club's room another node holds, answered as on one node."""
+    try:
+        closed = await rooms.close_anywhere(table_id, club_id)
+    except TimeoutError:
+        raise fail(503, "busy", "the room's server did not answer; try again") from None
+    if closed is None or closed.outcome == "no_table":
+        raise fail(404, "no_table", f"no open room {table_id!r} in this club")
+    if closed.outcome == "room_in_play":
+        raise fail(409, "room_in_play", closed.message)
     return {"club": club_id, "table": table_id, "closed": True}
 
 

@@ -41,6 +41,11 @@ async def my_friends(svc: Services, authorization: str | None = Header(None)) ->
         return account, friends_of(svc.store).lists(account.id)
 
     account, lists = await run_in_threadpool(read, authorization)
+    if svc.node is not None:  # a cluster: wherever each friend is connected and sits (issue 32)
+        found = await svc.node.features.friends_where([f["account_id"] for f in lists["friends"]], account.id)
+        for friend in lists["friends"]:
+            friend.update(found[friend["account_id"]])
+        return lists
     for friend in lists["friends"]:  # on the event loop: the directory is the loop's
         friend.update(presence(svc, friend["account_id"], account.id))
     return lists
@@ -155,6 +160,8 @@ def keep(svc: AppServices, changed: dict[str, Social]) -> None:
     """Tell the directory (on the event loop) who is friends with and blocks whom now."""
     for account_id, social in changed.items():
         svc.hub.directory.keep_social(account_id, social)
+    if svc.node is not None:  # the other nodes of a cluster keep blocks for their tables' chat
+        svc.node.features.social_changed(list(changed))
 
 
 def presence(svc: AppServices, friend: str, viewer: str) -> dict[str, Any]:

@@ -35,6 +35,8 @@ async def my_seats(svc: Services, authorization: str | None = Header(None)) -> d
     account = await run_in_threadpool(svc.account_of, authorization)
     if account is None:
         raise fail(401, "unauthorized", "missing, unknown or expired token")
+    if svc.node is not None:  # every node's tables (issue 32)
+        return {"seats": await svc.node.features.seats_of(account.id)}
     return {"seats": svc.hub.seats_of(account.id)}
 
 

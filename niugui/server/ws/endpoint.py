@@ -118,7 +118,11 @@ async def websocket_endpoint(websocket: WebSocket, svc: Services) -> None:
         if found is None:
             return
         account, token_hash = found
-        if limits.connections_per_account and clients.count(account.id) >= limits.connections_per_account:
+        cap = limits.connections_per_account
+        if cap and (
+            clients.count(account.id) >= cap
+            or (svc.node is not None and await svc.node.features.connections(account.id) >= cap)
+        ):  # on a cluster: the account's connections on every node (issue 32)
             svc.metrics.limited.labels("connections").inc()
             message = f"this account has {limits.connections_per_account} connections open already"
             await refuse_socket(svc, websocket, "rate_limited", message, CLOSE_TOO_MANY)
