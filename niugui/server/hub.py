@@ -81,7 +81,6 @@ class Hub:
         self._directory = Directory()
         services.blocks = self._directory.blocks
         self.loader = TableLoader(store, config, metrics, services, self._directory)
-        self.loader.outfit = lambda table: self._events.outfit(table)  # a board's own dealer and bots
         self._factory = TableFactory(self._directory, self.loader, metrics)
         self._quick = QuickTables(config, store, services, self._directory, self._factory)
         limits = config.limits
@@ -92,6 +91,7 @@ class Hub:
         self._club_rooms = ClubRooms(self._directory, self._record_room, limits.club_rooms)
         kinds = event_kinds(config.community)
         self._events = EventSeats(store, self._directory, self._factory, services, kinds)
+        self.loader.outfit = self._events.outfit  # a board's dealer and bots after a restart (issue 30)
 
     # ---- the parts (what handlers use: dispatch.Desk) ---------------------------------------------
 
