@@ -8,9 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
-from server_harness import Player, Server, drive, game_over
+from server_harness import Player, Server, drive, game_over, play_turn
+from test_events_restart import actions, make_event
 
-from .cluster_harness import Cluster
+from .cluster_harness import Cluster, act_through_failover, retrying
 
 
 def page(node: Server, event: str, who: Player) -> dict[str, Any]:
@@ -62,4 +63,44 @@ def test_a_board_played_on_one_node_shows_on_the_other(cluster: Cluster) -> None
 
     cluster.wait(framed, "board 2's frames to reach node 0's connection")
     for p in (ann, on_b, stranger):
+        p.close()
+
+
+def test_a_board_taken_over_keeps_the_bots_answers(cluster: Cluster) -> None:
+    """The node of a board's table killed mid-board: another node adopts the table with the board's
+    dealer and seeded bots (``random`` here), so another entrant making the same plays gets the same
+    game, action for action."""
+    nodes = cluster.start(2)
+    event = make_event(nodes[1], boards=1, bot_level="random")
+    bob = Player(nodes[0], "鲍")
+    table = bob.ok("play_event", event=event)["data"]["table"]["id"]
+    cluster.wait(lambda: cluster.owner(table) == "n0", "node 0 to hold the board's table's lease")
+    acted: list[int] = []
+
+    def counted(player: Player, at: str) -> dict[str, Any]:
+        acted.append(1)
+        return play_turn(player, at)
+
+    drive([bob], table, lambda: len(acted) >= 3, act=counted, what="3 moves of bob")
+    nodes[0].kill()
+    bob.server, bob.ws = nodes[1], None
+    bob.connect()
+    assert retrying(bob, "watch", table=table, last_seq=bob.last_seq[table])["type"] == "ack"
+    cluster.wait(lambda: cluster.owner(table) == "n1", "node 1 to take the board's table over")
+    drive([bob], table, game_over(bob, table), act=act_through_failover)
+    taken_over = actions(nodes[1], event, bob)
+    seat = bob.views[table]["seat"]
+    his = iter([a for a in taken_over if a is not None and a["seat"] == seat])
+
+    def copied(player: Player, at: str) -> dict[str, Any]:  # ann plays just what bob's seat played
+        action = next(his)
+        if action.get("pass"):
+            return player.request("pass", table=at)
+        return player.request("play", table=at, cards=action["play"])
+
+    ann = Player(nodes[1], "安")
+    straight = ann.ok("play_event", event=event)["data"]["table"]["id"]
+    drive([ann], straight, game_over(ann, straight), act=copied)
+    assert actions(nodes[1], event, ann) == taken_over
+    for p in (ann, bob):
         p.close()

@@ -20,8 +20,8 @@ from test_events_restart import make_event
 
 from niugui.server.events.boards import verify_board
 
-LEFT = 12.0
-"""Seconds between the event's making and its end: enough to play a board of random bots."""
+LEFT = 20.0
+"""Seconds between the event's making and its end: a board of random bots, on a loaded machine."""
 
 
 @pytest.fixture
