@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 
 from server_harness import Player, Server, drive, game_over
 
@@ -122,4 +123,39 @@ def test_a_private_tables_spectator_follows_it_to_its_new_owner(cluster: Cluster
     gapless(watcher, table)
     events_by_seq([host, watcher], table)
     host.close()
+    watcher.close()
+
+
+def test_a_killed_owners_tables_answer_on_a_survivor_within_seconds(cluster: Cluster) -> None:
+    """kill -9 of an owner: its tables (and only its: the survivors read its set of tables, not every
+    open table) answer a request on another node within a few seconds — the survivors see it silent
+    after ``dead_seconds`` and take its tables over before their leases run out. Measured tightly by
+    bench/failover_bench.py; loosely here (a loaded machine)."""
+    nodes = cluster.start(3)
+    maker = Player(nodes[0], "maker")
+    tables = [maker.ok("create_table", settings={"name": f"t{n}"})["data"]["table"]["id"] for n in range(6)]
+    owners = {t: cluster.owner(t) for t in tables}
+    assert set(owners.values()) == {"n0", "n1", "n2"}, owners
+    owner_id = "n1"
+    victim = cluster.node(owner_id)
+    dead = [t for t in tables if owners[t] == owner_id]
+    assert cluster.redis.smembers(f"{cluster.prefix}:tables:{owner_id}") == set(dead)
+    survivor = nodes[2]
+    watcher = Player(survivor, "watcher")
+    for table in dead:
+        watcher.ok("watch", table=table)
+    victim.kill()
+    killed = time.monotonic()
+    for table in dead:
+        assert retrying(watcher, "watch", table=table)["type"] == "ack"
+    elapsed = time.monotonic() - killed
+    assert elapsed < 10, f"the tables answered {elapsed:.1f} s after the kill"
+    for table in tables:  # the survivors' own tables stayed where they were
+        assert cluster.owner(table) == (owners[table] if table not in dead else cluster.owner(table))
+        assert cluster.owner(table) not in (None, owner_id)
+    cluster.wait(
+        lambda: not cluster.redis.exists(f"{cluster.prefix}:tables:{owner_id}"), "the dead node's set emptied"
+    )
+    assert sum(Cluster.metric(n, "niugui_cluster_takeovers_total") for n in cluster.alive()) == len(dead)
+    maker.close()
     watcher.close()
