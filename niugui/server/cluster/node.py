@@ -85,6 +85,11 @@ class ClusterMetrics:
             "tables adopted from another node (dead or draining)",
             registry=r,
         )
+        self.relayed = Counter(
+            "niugui_cluster_frames_relayed_total",
+            "frames another node built for this node's connections, received over the bus",
+            registry=r,
+        )
         self.rtt = Histogram(
             "niugui_cluster_redis_rtt_seconds",
             "Redis round trip (a lease renewal)",
@@ -480,6 +485,7 @@ class Node:
     # ---- frames for this node's connections ----------------------------------------------------------
 
     def _frame(self, head: FrameHead, frame: str) -> None:
+        self.metrics.relayed.inc()
         client = self._local.get(head.conn)
         if client is None:
             return
