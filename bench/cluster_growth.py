@@ -27,6 +27,7 @@ import contextlib
 import json
 import os
 import re
+import signal
 import struct
 import subprocess
 import sys
@@ -202,18 +203,17 @@ async def one_run(args: argparse.Namespace, count: int) -> dict[str, Any]:
     server = await counter.serve()
     with Backing(args.pg, f"redis://{HOST}:{REDIS_PORT}/0") as backing:
         pg_url = backing.url.replace("127.0.0.1:5432", f"{HOST}:{PG_PORT}")
+        begun = time.monotonic()
         nodes = [start_node(i, pg_url, backing.prefix) for i in range(count)]
         try:
             await wait_ready(count)
+            print(f"# {count} nodes ready after {time.monotonic() - begun:.0f} s", flush=True)
             result = await measure(args, count, own_redis, counter)
-        finally:
+        finally:  # measured: no need to wait for their drain
             for node in nodes:
-                node.terminate()
+                node.kill()
             for node in nodes:
-                try:
-                    node.wait(30)
-                except subprocess.TimeoutExpired:
-                    node.kill()
+                node.wait(30)
             server.close()
     own_redis.close()
     return result
@@ -326,6 +326,7 @@ def main() -> int:
     if os.geteuid() != 0:
         print("cluster_growth.py needs root (ip netns, veth, a bridge)", file=sys.stderr)
         return 2
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the namespaces and the bridge removed
     asyncio.run(main_async(args))
     return 0
 
