@@ -117,10 +117,8 @@ def rollouts_per_second(positions: list[Game], worlds: int) -> tuple[float, floa
 
 def report(label: str, times: list[float]) -> None:
     us = [t * 1e6 for t in times]
-    print(
-        f"  {label:<28} p50 {percentile(us, 50):7.1f} us  p90 {percentile(us, 90):7.1f}  "
-        f"p99 {percentile(us, 99):8.1f}  mean {statistics.mean(us):7.1f}  ({len(us)} decisions)"
-    )
+    print(f"  {label:<28} p50 {percentile(us, 50):7.1f} us  p90 {percentile(us, 90):7.1f}  "
+          f"p99 {percentile(us, 99):8.1f}  mean {statistics.mean(us):7.1f}  ({len(us)} decisions)")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,10 +134,8 @@ def main(argv: list[str] | None = None) -> int:
     report("expert_combo(game, FAST, t)", expert_game_times(args.games))
     positions = search_positions(args.positions)
     per_s, worlds_s, rollouts = rollouts_per_second(positions, args.worlds)
-    print(
-        f"search rollouts ('fast' policy), {args.positions} positions x {args.worlds} worlds "
-        f"({rollouts} rollouts): {per_s:.0f} rollouts/s, {worlds_s:.1f} worlds/s of CPU time"
-    )
+    print(f"search rollouts ('fast' policy), {args.positions} positions x {args.worlds} worlds "
+          f"({rollouts} rollouts): {per_s:.0f} rollouts/s, {worlds_s:.1f} worlds/s of CPU time")
     return 0
 
 

@@ -236,10 +236,8 @@ def main(argv: list[str] | None = None) -> int:
     peers = {} if args.no_peers else available_peers()
     engines.update(peers)
     print(f"machine: {platform.machine()}, {_cores()} cores; Python {platform.python_version()}")
-    print(
-        f"games per engine: {args.games} in {args.rounds} alternating rounds, seed {args.seed}"
-        + (f", after {args.warmup} untimed warm-up games each" if args.warmup else "")
-    )
+    print(f"games per engine: {args.games} in {args.rounds} alternating rounds, seed {args.seed}"
+          + (f", after {args.warmup} untimed warm-up games each" if args.warmup else ""))
     if not args.no_peers:
         for name in ("rlcard", "open_spiel"):
             if name not in peers:

@@ -1,6 +1,6 @@
 """Where the engine's time goes: cProfile of random games (the loop of bench/engine_bench.py).
 
-.venv/bin/python bench/engine_profile.py --games 1000 --warmup 200
+    .venv/bin/python bench/engine_profile.py --games 1000 --warmup 200
 """
 
 from __future__ import annotations

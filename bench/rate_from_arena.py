@@ -23,9 +23,8 @@ from bot_ratings import rate_levels
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("records", help="an arena run's JSON-lines records")
     args = parser.parse_args()
     games: list[tuple[tuple[str, ...], dict[str, Any]]] = []
@@ -38,10 +37,8 @@ def main() -> None:
     a, b = bots
     levels = rate_levels(games)
     difference = levels[a].mu - levels[b].mu
-    print(
-        f"{len(games)} games: {a} mu {levels[a].mu:.2f} sigma {levels[a].sigma:.2f}, "
-        f"{b} mu {levels[b].mu:.2f} sigma {levels[b].sigma:.2f}; difference {difference:+.2f}"
-    )
+    print(f"{len(games)} games: {a} mu {levels[a].mu:.2f} sigma {levels[a].sigma:.2f}, "
+          f"{b} mu {levels[b].mu:.2f} sigma {levels[b].sigma:.2f}; difference {difference:+.2f}")
     if b in BOT_RATINGS:
         placed = Rating(BOT_RATINGS[b].mu + difference, levels[a].sigma)
         print(f"{a} on the ladder: mu {placed.mu:.2f} sigma {placed.sigma:.2f} shown {placed.shown}")

@@ -49,20 +49,8 @@ def free_port() -> int:
 def server() -> Iterator[str]:
     port = free_port()
     with tempfile.TemporaryDirectory() as data:
-        cmd = [
-            sys.executable,
-            "-m",
-            "niugui.cli.main",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--data",
-            data,
-            "--log-level",
-            "warning",
-        ]
+        cmd = [sys.executable, "-m", "niugui.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port),
+               "--data", data, "--log-level", "warning"]
         proc = subprocess.Popen(cmd, cwd=ROOT)
         url = f"http://127.0.0.1:{port}"
         try:
@@ -89,16 +77,11 @@ def load(browser: Any, url: str, profile: dict[str, float], cpu: float, repeat: 
     cdp = context.new_cdp_session(page)
     cdp.send("Network.enable")
     cdp.send("Network.setCacheDisabled", {"cacheDisabled": False})
-    cdp.send(
-        "Network.emulateNetworkConditions",
-        {
-            "offline": False,
-            "latency": profile["latency"],
-            "downloadThroughput": profile["down"],
-            "uploadThroughput": profile["up"],
-            "connectionType": "cellular3g",
-        },
-    )
+    cdp.send("Network.emulateNetworkConditions", {
+        "offline": False, "latency": profile["latency"],
+        "downloadThroughput": profile["down"], "uploadThroughput": profile["up"],
+        "connectionType": "cellular3g",
+    })
     cdp.send("Emulation.setCPUThrottlingRate", {"rate": cpu})
     sizes: dict[str, int] = {}
 

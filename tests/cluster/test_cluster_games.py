@@ -96,3 +96,4 @@ def test_new_tables_go_to_the_least_loaded_node_and_sigterm_hands_them_over(clus
     lobby = {t["id"] for t in nodes[0].get("/api/tables")["tables"]}
     assert set(tables) <= lobby
     creator.close()
+
