@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import json
 import signal
+import threading
 import time
+from collections.abc import Callable
 
-from server_harness import Player, Server, drive, game_over
+from server_harness import Player, Server, drive, game_over, wait_until
 
 from .cluster_harness import Cluster, act_through_failover, events_by_seq, gapless, retrying
 from .test_cluster_games import ledger_matches, seat_four
@@ -161,6 +163,24 @@ def test_a_killed_owners_tables_answer_on_a_survivor_within_seconds(cluster: Clu
     watcher.close()
 
 
+def every(seconds: float, check: Callable[[], bool]) -> Callable[[], bool]:
+    """``check``, asked at most once every ``seconds`` (False in between)."""
+    last = [0.0]
+
+    def limited() -> bool:
+        if time.monotonic() - last[0] < seconds:
+            return False
+        last[0] = time.monotonic()
+        return check()
+
+    return limited
+
+
+def all_back(cluster: Cluster) -> bool:
+    alive = cluster.alive()
+    return len(alive) == 3 and all(Cluster.health(n).get("nodes") == 3 for n in alive)
+
+
 def test_a_rolling_restart_of_three_nodes_during_play_loses_nothing(cluster: Cluster) -> None:
     """Each node in turn drained (SIGTERM) and started again under its name while a game goes on:
     its tables go to the others at once, its players reconnect elsewhere and resume from their last
@@ -182,10 +202,12 @@ def test_a_rolling_restart_of_three_nodes_during_play_loses_nothing(cluster: Clu
             if player.server is node:
                 reconnect(player, refuge, table)
         cluster.wait(lambda n=node: cluster.owner(table) not in (None, f"n{nodes.index(n)}"), "a new owner")
-        node.start()
-        cluster.wait(
-            lambda: all(Cluster.health(n).get("nodes") == 3 for n in cluster.alive()), "every node back"
-        )
+        # the players read on while the node starts (a client that stops reading stops answering pings)
+        starting = threading.Thread(target=node.start)
+        starting.start()
+        back = every(0.2, lambda t=starting: not t.is_alive() and all_back(cluster))
+        wait_until(players, back, "the node back")
+        starting.join()
     drive(players, table, game_over(players[0], table), act=act_through_failover)
     for player in players:
         player.wait_event("game_over", game_no=1)
