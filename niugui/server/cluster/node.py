@@ -2,9 +2,12 @@
 
 - **Ownership.** The node owns the tables whose lease it holds (:mod:`.lease`) and writes their
   events with the lease's fencing token (:class:`FencedWriter`); a refused write, or a lease it could
-  not renew, and it drops the table at once. Every third of a lease it renews its leases, and adopts
-  the tables nobody holds (a dead node's): it raises the table's fencing token in the database, then
-  rebuilds the table from its stored events, so the dead owner can write nothing after that; the
+  not renew, and it drops the table at once. Every third of a lease it renews its leases.
+- **Failover.** Each node beats (``heartbeat_seconds``) a key that lives ``dead_seconds``, and keeps
+  its tables in a Redis set. A node that stops beating is dead: the survivors read its set, and only
+  it, and take its tables over without waiting for their leases to run out (each survivor its share
+  first, any the rest): a new fencing token raised in the database, then the table rebuilt from its
+  stored events, so the dead owner — or a paused one that wakes up — can write nothing after that; the
   timers re-arm from the stored deadlines (the remaining time, not a fresh turn).
 - **Forwarding.** A request for a table another node owns goes to that owner over the bus with the
   connection's id; the owner serves it for a :class:`RemoteClient`, whose frames (the per-seat views
@@ -12,15 +15,16 @@
   connection. Each connection's frames are checked by ``seq`` here: a duplicate is dropped, a gap asks
   the owner to replay (so a move of the table to another owner is seamless for the connection).
 - **Load.** Each node announces how many tables it owns; new tables go to the least loaded node.
-  The lobby merges the public tables every node announces.
-- **Drain.** On SIGTERM the node stores what waits, releases its leases and says so: the other nodes
-  take its tables over at once instead of waiting for the leases to expire.
+  The lobby is one bounded index in Redis (:mod:`.lobby_index`).
+- **Drain.** On SIGTERM the node stores what waits, releases its leases, stops beating and says so:
+  the other nodes take its tables over at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import json
 import secrets
 import time
@@ -70,10 +74,11 @@ from .bus import (
 )
 from .features import Features
 from .lease import Leases
+from .lobby_index import LobbyIndex
 from .settings import ClusterSettings
 
-ORPHAN_SCAN_EVERY = 10
-"""Scans (a third of a lease each) between two looks for orphans when no node vanished meanwhile."""
+ADOPTING_AT_ONCE = 8
+"""Tables a node rebuilds at once while it takes a silent node's over (each waits on the database)."""
 MOVING = "this table is moving to another node; try again in a moment"
 
 
@@ -101,6 +106,11 @@ class ClusterMetrics:
         self.takeovers = Counter(
             "niugui_cluster_takeovers_total",
             "tables adopted from another node (dead or draining)",
+            registry=r,
+        )
+        self.relayed = Counter(
+            "niugui_cluster_frames_relayed_total",
+            "frames another node built for this node's connections, received over the bus",
             registry=r,
         )
         self.rtt = Histogram(
@@ -243,18 +253,18 @@ class Node:
         self.pending: dict[str, Pending] = {}
         self.loads: dict[str, int] = {}
         """Live nodes → tables each owns (as they last announced it)."""
-        self.elsewhere: list[TableSummary] = []
-        """The public tables of the other nodes (as they last announced them)."""
-        self.orphans_seen: set[str] = set()
+        self.index = LobbyIndex(self.redis, self.prefix, self.node_id, hub.config.limits.lobby_page)
+        """The cluster's lobby (one bounded index in Redis) and the page of it this node last read."""
         self._ids: dict[Client, str] = {}
         self._local: dict[str, Client] = {}
         self._asked: dict[Client, set[str]] = {}  # connection -> nodes it had requests forwarded to
         self._adopting: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self._period = settings.lease_seconds / 3
-        self._scans = 0
-        self._eager = 3
-        """Scans left that look for orphans every time (a node vanished; or just started)."""
+        self._taking: set[str] = set()
+        """Silent nodes whose tables this node is taking over right now."""
+        self._dead_beats: dict[str, int] = {}
+        """Silent nodes → heartbeats for which this node has seen their set not empty yet."""
         self._stopping = False
         hub.join_cluster(self)
         hub.services.writer = FencedWriter(hub.services.writer, self)
@@ -268,8 +278,12 @@ class Node:
     async def start(self) -> None:
         await self.redis.ping()
         await self.bus.start()
-        await self._heartbeat()
-        self._tasks = [asyncio.create_task(self._renewing()), asyncio.create_task(self._scanning())]
+        await self._heartbeat()  # beating before it takes a lease: nobody takes its tables from now on
+        await self._adopt_all(await self.leases.members(self.node_id), self.node_id)  # after a restart
+        await self._adopt_orphans_once()
+        self._tasks = [
+            asyncio.create_task(loop()) for loop in (self._renewing, self._beating, self._lobbying)
+        ]
         await self.features.start()
         gcpolicy.apply()
         logs.info("cluster node started", node=self.node_id, nodes=len(self.loads))
@@ -287,11 +301,10 @@ class Node:
         self.fences.clear()  # nothing more is written under these leases
         self.hub.close()
         with contextlib.suppress(Exception):
-            for table_id, (token, _) in held.items():
-                await self.leases.release(table_id, token)
+            for table_id, (token, _) in held.items():  # still in this node's set: the others' to take
+                await self.leases.release(table_id, token, forget=False)
+            await self.redis.delete(self._node_key(self.node_id))  # silent from now on
             self.bus.send("*", Free(tables=list(held), node=self.node_id))
-            await self.redis.delete(self._node_key(self.node_id), self._lobby_key(self.node_id))
-            await self.redis.srem(f"{self.prefix}:nodes", self.node_id)
             await self.bus.close()
         with contextlib.suppress(Exception):
             await self.redis.aclose()
@@ -342,13 +355,21 @@ class Node:
         return True
 
     def lobby(self) -> list[TableSummary]:
-        return [t for t in self.elsewhere if t.id not in self.hub.tables]  # one that moved here: once
+        """The other nodes' public tables on the index's page this node last read."""
+        return [t for _, t in self._elsewhere()]
+
+    def _elsewhere(self) -> list[tuple[str, TableSummary]]:
+        return [
+            (node, t)
+            for node, t in self.index.listed
+            if node in self.loads and node != self.node_id and t.id not in self.hub.tables
+        ]  # a live node's (a dead one's are taken over), not one that moved here (listed once)
 
     def seats(self, account_id: str) -> list[SeatRef]:
         """The seats the account holds at other nodes' public tables."""
         return [
             SeatRef(table=t.id, seat=n)
-            for t in self.elsewhere
+            for _, t in self._elsewhere()
             for n, p in enumerate(t.seats)
             if p is not None and p.id == account_id
         ]
@@ -508,6 +529,7 @@ class Node:
     # ---- frames for this node's connections ----------------------------------------------------------
 
     def _frame(self, head: FrameHead, frame: str) -> None:
+        self.metrics.relayed.inc()
         client = self._local.get(head.conn)
         if client is None:
             return
@@ -577,9 +599,9 @@ class Node:
                     self.fences.pop(table, None)
                     self._lose(table)
                 self._moved(table, node)
-            case Free(tables=tables, node=node):
+            case Free(node=node):
                 if node != self.node_id:
-                    asyncio.get_running_loop().create_task(self._adopt_all(tables))
+                    self._silent(node)
             case QuickGroup() | QuickSeated() | Deliver() | CloseRoom() | RoomClosed() | SocialChanged():
                 self.features.notice(message)
             case _:
@@ -637,14 +659,15 @@ class Node:
             return
         self.hub.handle(proxy, request, reply)
 
-    # ---- leases, load and orphans ---------------------------------------------------------------------
+    # ---- leases, heartbeats, takeovers and the lobby ------------------------------------------------
 
     async def _renewing(self) -> None:
         while True:
             await asyncio.sleep(self._period)
             try:
                 await self._renew()
-                await self._heartbeat()
+                await self._reconcile()
+                await self._follow_owners()
             except asyncio.CancelledError:
                 raise
             except Exception as error:
@@ -669,15 +692,29 @@ class Node:
                 self.fences[table_id] = (token, until)
         self.metrics.owned.set(len(self.fences))
 
-    def _node_key(self, node: str) -> str:
-        return f"{self.prefix}:node:{node}"
+    async def _reconcile(self) -> None:
+        """Tables in this node's set that it does not hold: taken back if nobody holds them (a lease
+        that ran out while this node was busy), out of the set if another node does. Reads this node's
+        set only, never every open table."""
+        listed = await self.leases.members(self.node_id)
+        stray = [t for t in listed if t not in self.fences and t not in self._adopting]
+        if stray:
+            await self._adopt_all(stray, self.node_id)
 
-    def _lobby_key(self, node: str) -> str:
-        return f"{self.prefix}:lobby:{node}"
+    async def _beating(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.heartbeat_seconds)
+            try:
+                await self._heartbeat()
+            except asyncio.CancelledError:
+                raise
+            except Exception as error:
+                logs.warning("cluster heartbeat failed", error=type(error).__name__)
 
     async def _heartbeat(self) -> None:
-        """Announce this node (and its load), and read which nodes are alive and theirs."""
-        ttl = int(self.settings.lease_seconds * 1000)  # gone with its leases
+        """Announce this node (and its load), read which nodes beat, and take over the silent ones'
+        tables (each survivor its share first, :func:`share`; any of them the rest a moment later)."""
+        ttl = int(self.settings.dead_seconds * 1000)  # silent this long: dead
         nodes_key = f"{self.prefix}:nodes"
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(self._node_key(self.node_id), json.dumps({"tables": len(self.fences)}), px=ttl)
@@ -688,85 +725,117 @@ class Node:
         values = await self.redis.mget([self._node_key(n) for n in names])
         loads = {}
         for name, value in zip(names, values, strict=True):
-            if value is None:
-                await self.redis.srem(nodes_key, name)
-            else:
+            if value is not None:
                 loads[name] = int(json.loads(value)["tables"])
+            elif name != self.node_id:
+                self._silent(name)
         loads[self.node_id] = len(self.fences)
-        if set(self.loads) - set(loads):  # a node vanished: its tables are orphans soon
-            self._eager = 3
         self.loads = loads
         self.metrics.nodes.set(len(loads))
         for key, proxy in list(self.proxies.items()):
             if key[0] not in loads:  # its node is gone: so is the connection
                 del self.proxies[key]
                 self.hub.disconnect(proxy)
+        for request_id, pending in list(self.pending.items()):
+            if pending.node not in loads:  # it will never answer: the client tries again (elsewhere)
+                del self.pending[request_id]
+                pending.timer.cancel()
+                pending.reply(Fault("server_error", MOVING))
 
-    async def _scanning(self) -> None:
-        while True:
-            await asyncio.sleep(self._period)
-            try:
-                await self._scan()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                logs.warning("cluster scan failed", error=type(error).__name__)
+    def _silent(self, node: str) -> None:
+        """``node`` stopped beating (or drained): take over its tables, once at a time."""
+        if node in self._taking or self._stopping:
+            return
+        self._taking.add(node)
+        asyncio.get_running_loop().create_task(self._take_over(node))
 
-    async def _scan(self) -> None:
-        """Announce this node's lobby, read the others', adopt orphaned tables, follow moved ones."""
-        mine = [s.model_dump(mode="json") for s in self.hub.own_lobby()]
-        ttl = int(self.settings.lease_seconds * 3000)
-        others = [n for n in self.loads if n != self.node_id]
-        async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.set(self._lobby_key(self.node_id), json.dumps(mine, ensure_ascii=False), px=ttl)
-            for n in others:
-                pipe.get(self._lobby_key(n))
-            got = await pipe.execute()
-        self.elsewhere = [
-            TableSummary.model_validate(t)
-            for value in got[1:]
-            if value is not None
-            for t in json.loads(value)
-        ]
-        self._scans += 1
-        if self._eager > 0 or self._scans % ORPHAN_SCAN_EVERY == 0:
-            self._eager -= 1
-            open_ids = set(await asyncio.to_thread(self.hub.store.table_ids))
-        else:  # nobody died lately: no need to read every open table
-            open_ids = set()
-        candidates = [t for t in open_ids if t not in self.fences and t not in self.hub.quarantined]
-        candidates += [t for t in self.follows if t not in open_ids]
-        owners = await self.leases.owners(candidates)
-        orphans = [t for t in candidates if owners[t] is None and t in open_ids]
-        least = min(self.loads.items(), key=lambda kv: (kv[1], kv[0]), default=(self.node_id, 0))[0]
-        chosen = orphans if least == self.node_id else [t for t in orphans if t in self.orphans_seen]
-        self.orphans_seen = set(orphans) - set(chosen)
-        await self._adopt_all(chosen)
-        for table_id, follow in list(self.follows.items()):
+    async def _take_over(self, dead: str) -> None:
+        try:
+            tables = await self.leases.members(dead)
+            if not tables:
+                self._dead_beats.pop(dead, None)
+                if dead != self.node_id:
+                    await self.redis.srem(f"{self.prefix}:nodes", dead)
+                return
+            beats = self._dead_beats[dead] = self._dead_beats.get(dead, 0) + 1
+            live = sorted(n for n in self.loads if n != dead)
+            if beats <= 2 and dead != self.node_id:  # my share first; the rest if still there later
+                tables = [t for t in tables if share(t, live) == self.node_id]
+            logs.info("taking over a silent node's tables", node=dead, tables=len(tables))
+            await self._adopt_all(tables, dead)
+        except Exception as error:
+            logs.warning("could not take over a node's tables", node=dead, error=type(error).__name__)
+        finally:
+            self._taking.discard(dead)
+
+    def _node_key(self, node: str) -> str:
+        return self.leases.node_key(node)
+
+    async def _follow_owners(self) -> None:
+        """The tables this node's connections follow: where each is now (one moved: follow it)."""
+        followed = list(self.follows)
+        owners = await self.leases.owners(followed)
+        for table_id in followed:
+            follow = self.follows.get(table_id)
+            if follow is None:
+                continue
             owner = owners.get(table_id)
             if not follow.clients:
                 del self.follows[table_id]
             elif owner is not None and owner != follow.owner:
                 self._moved(table_id, owner)
 
-    async def _adopt_all(self, table_ids: list[str]) -> None:
-        for table_id in table_ids:
-            if self._stopping:
-                return
-            if table_id in self.fences or table_id in self._adopting:
-                continue
-            self._adopting.add(table_id)
+    async def _lobbying(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.lobby_seconds)
             try:
-                await self._adopt(table_id)
+                await self._lobby()
+            except asyncio.CancelledError:
+                raise
             except Exception as error:
-                logs.warning("could not adopt a table", table=table_id, error=type(error).__name__)
-            finally:
-                self._adopting.discard(table_id)
+                logs.warning("cluster lobby failed", error=type(error).__name__)
 
-    async def _adopt(self, table_id: str) -> None:
-        """Take an orphaned table over: lease, fence in the database, rebuild from its events, go on."""
-        token = await self.leases.acquire(table_id)
+    async def _lobby(self) -> None:
+        """Write what changed among this node's public tables to the index; read its first page."""
+        await self.index.publish(self.hub.own_lobby())
+        await self.index.read()
+
+    async def _adopt_orphans_once(self) -> None:
+        """At the start only: the open tables that no node holds nor lists (from a version without
+        the nodes' sets, or a Redis that lost its data) are this node's to take."""
+        open_ids = await asyncio.to_thread(self.hub.store.table_ids)
+        owners = await self.leases.owners(open_ids)
+        orphans = [t for t in open_ids if owners[t] is None and t not in self.hub.quarantined]
+        await self._adopt_all(orphans)
+
+    async def _adopt_all(self, table_ids: list[str], dead: str | None = None) -> None:
+        """Adopt the tables (a few at a time); ``dead``: they are that silent node's (see
+        :meth:`Leases.steal`), else nobody's (their lease is free)."""
+        limit = asyncio.Semaphore(ADOPTING_AT_ONCE)
+
+        async def one(table_id: str) -> None:
+            async with limit:
+                if self._stopping or table_id in self.fences or table_id in self._adopting:
+                    return
+                self._adopting.add(table_id)
+                try:
+                    await self._adopt(table_id, dead)
+                except Exception as error:
+                    logs.warning("could not adopt a table", table=table_id, error=type(error).__name__)
+                finally:
+                    self._adopting.discard(table_id)
+
+        await asyncio.gather(*(one(t) for t in table_ids))
+
+    async def _adopt(self, table_id: str, dead: str | None = None) -> None:
+        """Take a table over: lease, fence in the database, rebuild from its events, go on."""
+        token = await (self.leases.acquire(table_id) if dead is None else self.leases.steal(table_id, dead))
         if token is None:
+            return
+        row = await asyncio.to_thread(self.hub.store.table_row, table_id)
+        if row is None or row["status"] == "finished":  # nothing to go on with
+            await self.leases.release(table_id, token)
+            await self.index.remove([table_id])
             return
         if not await asyncio.to_thread(self.hub.store.claim, table_id, token):
             await self.leases.release(table_id, token)
@@ -795,7 +864,6 @@ class Node:
     def _lose(self, table_id: str) -> None:
         """The lease is gone (another node has the table): drop it; this node's own connections follow
         it to its new owner from the last event they got."""
-        self._eager = 3  # someone else should hold it now: if nobody does, it is an orphan
         self.metrics.lost.inc()
         self.metrics.owned.set(len(self.fences))
         table = self.hub.tables.get(table_id)
@@ -816,3 +884,13 @@ class Node:
         owner = (await self.leases.owners([table_id]))[table_id]
         if owner is not None and owner != self.node_id:
             self._moved(table_id, owner)
+
+
+def share(table_id: str, live: Sequence[str]) -> str:
+    """Which of the ``live`` nodes takes ``table_id`` over first (rendezvous hashing: every node
+    computes the same answer, and a silent node's tables spread evenly over the survivors).
+
+    >>> share("t1", ["n0", "n1", "n2"]) == share("t1", ["n2", "n0", "n1"])
+    True
+    """
+    return max(live, key=lambda n: hashlib.blake2b(f"{table_id}|{n}".encode(), digest_size=8).digest())

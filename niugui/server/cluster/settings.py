@@ -25,6 +25,13 @@ class ClusterSettings:
     taken over within about this time."""
     request_seconds: float = 10.0
     """How long a forwarded request waits for the owner's answer before it is refused."""
+    heartbeat_seconds: float = 0.5
+    """A node announces itself this often."""
+    dead_seconds: float = 1.5
+    """A node not heard of for this long is dead: its tables are taken over at once (their fencing
+    tokens raised, so a node that was only paused can no longer write when it wakes up)."""
+    lobby_seconds: float = 0.25
+    """A node writes its tables' changes to the lobby's index, and reads the index, this often."""
     node_id: str = field(default_factory=lambda: secrets.token_hex(4))
     """This node's name in Redis (random unless given)."""
 
