@@ -23,6 +23,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from . import auth, expiry, logs
+from .boards import Boards
 from .config import Config
 from .dispatch import Registry
 from .fairuse import FairUse
@@ -109,7 +110,8 @@ async def running(
         await node.start()
     lobby = hub.listing
     hasher = auth.PasswordHasher(limits.hash_workers, limits.hash_queue)
-    services = AppServices(config, fair.metrics, store, hub, lobby, fair, hasher, Clients(), node)
+    boards = Boards(store.rating_version, limits.board_seconds)
+    services = AppServices(config, fair.metrics, store, hub, lobby, fair, hasher, Clients(), node, boards)
     sweeper = asyncio.create_task(expiry.run(hub, limits))
     # a cluster node learns other nodes' club changes (members, presets) within this time (issue 29)
     clubs = asyncio.create_task(hub.follow_clubs(CLUBS_SECONDS)) if node is not None else None

@@ -88,6 +88,17 @@ class Limits:
     """A table not in play with nobody seated or watching is closed after this long."""
     session_days: float = 30.0
     """A session token expires this long after it was last used."""
+    read_rate: float = 2.0
+    """Expensive reads (leaderboards, profiles, a player's games) per second per address, a budget
+    apart from ``http_rate`` (issue 33, finding 3) ..."""
+    read_burst: float = 20.0
+    reads_at_once: int = 4
+    """... and at most this many of them reading the database at once, from all addresses together
+    (fewer than the pool's 5 connections, so a flood of them never starves a table's writes or a
+    login; one more waits up to 2 s, then 503 ``busy``)."""
+    board_seconds: float = 1.0
+    """A leaderboard is computed again at most this often while rated games keep finishing (and
+    never while none does: ``niugui/server/boards.py``)."""
     club_members: int = 200
     """Members (and requests waiting) one club may have (issue 29: clubs) ..."""
     clubs_per_account: int = 20

@@ -12,7 +12,9 @@ tables of search bots. A refused HTTP request raises :class:`~fastapi.HTTPExcept
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from .config import Limits
 from .http_errors import refuse
@@ -22,10 +24,12 @@ from .tables import Fault
 from .ws.connection import Connection
 
 PER_HOUR = 1 / 3600
+READ_WAIT = 2.0
+"""Seconds an expensive read waits for one of the ``reads_at_once`` places before it answers 503."""
 
 
 class FairUse:
-    """The app's eleven sets of keyed buckets, and which tables each address created (the search cap).
+    """The app's twelve sets of keyed buckets, and which tables each address created (the search cap).
 
     >>> from fastapi import HTTPException
     >>> fair = FairUse(Limits(guests_per_address_hour=1), Exempt.parse(["127.0.0.1"]), Metrics())
@@ -64,6 +68,8 @@ class FairUse:
         )
         self.chat_by_account = KeyedBuckets(limits.chat_account_rate, limits.chat_account_burst)
         self.chat_by_table = KeyedBuckets(limits.chat_table_rate, limits.chat_table_burst)
+        self.reads_by_address = KeyedBuckets(limits.read_rate, limits.read_burst)
+        self.reads_at_once = threading.BoundedSemaphore(limits.reads_at_once or 1_000_000)
         self.table_address: dict[str, str] = {}
         """Table id → the address that created it (in this process)."""
 
@@ -97,6 +103,23 @@ class FairUse:
     def count_failure(self, username: str) -> None:
         """After a login that failed."""
         self.failures.get(username.lower()).take()
+
+    @contextmanager
+    def expensive_read(self, host: str | None) -> Iterator[None]:
+        """A leaderboard, a profile or a player's games read for ``host``: from the address's budget of
+        expensive reads (429 ``too_many_reads``), and among at most ``reads_at_once`` reading the
+        database at once (503 ``busy`` after :data:`READ_WAIT` s), so that one address never holds
+        the database's pool (issue 33, finding 3). Run it off the event loop: it may wait."""
+        key = self.address(host)
+        if key is not None and self.limits.read_rate and not self.reads_by_address.take(key):
+            wait = self.reads_by_address.get(key).retry_after()
+            raise refuse(self.metrics, 429, "too_many_reads", "too many leaderboards or profiles; wait", wait)
+        if not self.reads_at_once.acquire(timeout=READ_WAIT):
+            raise refuse(self.metrics, 503, "busy", "the server is busy; try again in a moment", 1)
+        try:
+            yield
+        finally:
+            self.reads_at_once.release()
 
     # ---- WebSocket -----------------------------------------------------------------------------------
 

@@ -1033,6 +1033,7 @@ HttpErrorCode = Literal[
     "too_many_logins",  # 429: login or register attempts from one address per minute
     "too_many_failures",  # 429: failed logins for one username per hour
     "too_many_requests",  # 429: HTTP requests per address or session (the guard)
+    "too_many_reads",  # 429: leaderboards, profiles and players' games read from one address
     "busy",  # 503: password hashing is queued up; try again in a moment
     "registered_already",  # 409: this guest account has a username already
     "bot_needs_new_account",  # 409: a bot account is registered without a session token (a new account)

@@ -35,6 +35,10 @@ accounts = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     # a bot account (registered with ``bot: true``): labelled as a bot everywhere, never in quick play
     sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
+    # a bot account's consent to invitations (issue 33, finding 6; niugui/server/consent.py): from
+    # whom ("nobody", "friends", "anyone") and to at most how many unfinished tables at once
+    sa.Column("invite_from", sa.String(8), nullable=False, server_default="anyone"),
+    sa.Column("invite_tables", sa.Integer, nullable=False, server_default="4"),
 )
 sessions = sa.Table(
     "sessions",
@@ -89,7 +93,7 @@ ledger = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False, index=True),
-    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False, index=True),
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("account_id", sa.String(32), nullable=True, index=True),
     sa.Column("nickname", sa.String(64), nullable=False),
@@ -111,9 +115,17 @@ rating_history = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False, index=True),
-    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False, index=True),
     sa.Column("mu", sa.Float, nullable=False),
     sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+mutes = sa.Table(  # muting stored with the account, not the device (issue 33, finding 5)
+    "mutes",
+    metadata,
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("muted", sa.String(32), sa.ForeignKey("accounts.id"), primary_key=True),
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
@@ -564,6 +576,12 @@ class Store:
             games=int(games_played),
             escapes=int(escapes),
         )
+
+    def rating_version(self) -> int:
+        """The newest rating-history id (0 before any rated game): when it is unchanged, neither
+        leaderboard is (``niugui/server/boards.py``). One lookup of the primary key's index."""
+        with self._tx() as c:
+            return int(c.execute(sa.select(sa.func.max(rating_history.c.id))).scalar() or 0)
 
     def rating_leaderboard(self, limit: int, min_games: int) -> list[dict[str, Any]]:
         """Accounts by shown rating (μ − 3σ), those with at least ``min_games`` rated games."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from fastapi import APIRouter, Header, Query
+from fastapi import APIRouter, Header, Query, Request
 from fastapi import Path as PathParam
 from fastapi.responses import Response
 
@@ -15,29 +15,46 @@ from ..services import Services
 router = APIRouter()
 
 
+def host(request: Request) -> str | None:
+    return request.client.host if request.client else None
+
+
 @router.get("/api/leaderboard")
 def leaderboard(
-    svc: Services, limit: int = Query(50, ge=1, le=500), by: Literal["points", "rating"] = "points"
+    svc: Services,
+    request: Request,
+    limit: int = Query(50, ge=1, le=500),
+    by: Literal["points", "rating"] = "points",
 ) -> dict[str, Any]:
     """Players by the points of their rated games, or by rating (at least ``rated_min_games`` rated
-    games); on both, accounts whose rated games come from a closed circle are flagged and unranked."""
+    games); on both, accounts whose rated games come from a closed circle are flagged and unranked.
+    Computed once while no rated game finishes (``niugui/server/boards.py``); an expensive read."""
     store, community = svc.store, svc.config.community
-    if by == "rating":
-        least = community.rated_min_games
-        players = collusion.mark(store, store.rating_leaderboard(limit, least), community)
-        return {"by": by, "min_games": least, "players": players}
-    return {"by": by, "players": collusion.mark(store, store.leaderboard(limit), community)}
+    least = community.rated_min_games
+    with svc.fair.expensive_read(host(request)):
+        if by == "rating":
+            rows = svc.boards.get(
+                (by, limit, least),
+                lambda: collusion.mark(store, store.rating_leaderboard(limit, least), community),
+            )
+            return {"by": by, "min_games": least, "players": rows}
+        rows = svc.boards.get((by, limit), lambda: collusion.mark(store, store.leaderboard(limit), community))
+        return {"by": by, "players": rows}
 
 
 @router.get("/api/players/{account_id}/profile")
 def player_profile(
-    svc: Services, account_id: str = PathParam(max_length=32), authorization: str | None = Header(None)
+    svc: Services,
+    request: Request,
+    account_id: str = PathParam(max_length=32),
+    authorization: str | None = Header(None),
 ) -> Response:
     """A player's profile (``Profile``); recent games at private tables only for their players."""
-    viewer = svc.account_of(authorization)
-    found = profiles.profile(
-        svc.store, account_id, None if viewer is None else viewer.id, svc.config.community.escape_window
-    )
+    with svc.fair.expensive_read(host(request)):
+        viewer = svc.account_of(authorization)
+        found = profiles.profile(
+            svc.store, account_id, None if viewer is None else viewer.id, svc.config.community.escape_window
+        )
     if found is None:
         raise fail(404, "no_player", f"no player {account_id!r}")
     return Response(found.model_dump_json(), media_type="application/json")
@@ -46,18 +63,20 @@ def player_profile(
 @router.get("/api/players/{account_id}/games")
 def history(
     svc: Services,
+    request: Request,
     account_id: str = PathParam(max_length=32),
     limit: int = Query(50, ge=1, le=500),
     authorization: str | None = Header(None),
 ) -> dict[str, Any]:
     """A player's games; games at private tables only for those who played at that table."""
     store = svc.store
-    player = store.account(account_id)
-    if player is None:
-        raise fail(404, "no_player", f"no player {account_id!r}")
-    viewer = svc.account_of(authorization)
-    games = store.history(account_id, limit, viewer=None if viewer is None else viewer.id)
-    names = store.table_names(g["table"] for g in games)
+    with svc.fair.expensive_read(host(request)):
+        player = store.account(account_id)
+        if player is None:
+            raise fail(404, "no_player", f"no player {account_id!r}")
+        viewer = svc.account_of(authorization)
+        games = store.history(account_id, limit, viewer=None if viewer is None else viewer.id)
+        names = store.table_names(g["table"] for g in games)
     for g in games:
         g["table_name"] = names.get(g["table"], "")
     return {"games": games, **({"bot": True} if player.bot else {})}  # a bot account's games

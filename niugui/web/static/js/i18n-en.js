@@ -211,6 +211,7 @@ export const EN = {
     err_too_many_logins: "Too many sign-in attempts; wait a minute",
     err_too_many_failures: "Too many wrong passwords for this username; try again later",
     err_too_many_requests: "Too many requests; slow down a little",
+    err_too_many_reads: "Too many leaderboards and profiles opened; wait a few seconds",
     err_busy: "The server is busy; try again in a few seconds",
     err_registered_already: "This account is registered already",
     err_bot_needs_new_account: "A bot account is a new account: sign out first, then register it",

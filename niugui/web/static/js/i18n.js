@@ -218,6 +218,7 @@ const MORE = {
     err_too_many_logins: "登录尝试太多了，请一分钟后再试",
     err_too_many_failures: "这个用户名密码错误次数太多，请稍后再试",
     err_too_many_requests: "请求太频繁了，请稍等一下",
+    err_too_many_reads: "排行榜和资料看得太频繁了，请稍等几秒",
     err_busy: "服务器正忙，请几秒后再试",
     err_registered_already: "这个账号已经注册过了",
     err_bot_needs_new_account: "机器人账号要单独注册：请先退出当前账号",
