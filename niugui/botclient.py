@@ -33,6 +33,7 @@ import random
 import signal
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +62,33 @@ def ws_url(server: str) -> str:
         raise ValueError(f"--server: expected an http(s):// or ws(s):// URL, not {server!r}")
     path = parts.path.rstrip("/") or "/ws"
     return urlunsplit((scheme, parts.netloc, path, parts.query, ""))
+
+
+def http_url(ws: str) -> str:
+    """The HTTP origin of the server whose WebSocket URL is ``ws``.
+
+    >>> http_url("ws://127.0.0.1:8000/ws"), http_url("wss://niugui.example/ws")
+    ('http://127.0.0.1:8000', 'https://niugui.example')
+    """
+    parts = urlsplit(ws)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    path = parts.path[: -len("/ws")] if parts.path.endswith("/ws") else parts.path.rstrip("/")
+    return urlunsplit((scheme, parts.netloc, path, "", ""))
+
+
+def put_consent(ws: str, token: str, invitable_by: str, max_tables: int) -> dict[str, Any]:
+    """Tell the server who may invite this bot account and to how many tables at once
+    (``PUT /api/me/invitations``, issue 33 finding 6); the server's answer."""
+    body = json.dumps({"invitable_by": invitable_by, "max_tables": max_tables}).encode()
+    request = urllib.request.Request(
+        http_url(ws) + "/api/me/invitations",
+        data=body,
+        method="PUT",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        found: dict[str, Any] = json.loads(answer.read())
+    return found
 
 
 def _kind(cards: list[str]) -> str:
@@ -166,12 +194,18 @@ class BotClient:
         budget: float = 5.0,
         stop_after: int | None = None,
         say: Callable[[str], None] | None = None,
+        invitable_by: str | None = None,
+        max_tables: int | None = None,
     ) -> None:
         self.url = ws_url(server)
         self.token = token
         self.make_bot = make_bot
         self.budget = budget
         self.stop_after = stop_after
+        self.invitable_by = invitable_by
+        """Who may invite the account (its owner's consent, sent to the server on connecting) ..."""
+        self.max_tables = max_tables
+        """... and at most how many tables it plays at once (invitations beyond are declined here too)."""
         self.say = say or (lambda text: print(f"niugui bot-client: {text}", file=sys.stderr, flush=True))
         self.tables: dict[str, TableRun] = {}
         self.games = 0
@@ -235,6 +269,8 @@ class BotClient:
             )
             return 2
         self.say(f"connected as {account['nickname']} (bot account {account.get('username')})")
+        if self.invitable_by is not None or self.max_tables is not None:
+            await self._consent()
         held = {ref["table"] for ref in welcome["seats"]}
         for table_id in list(self.tables):
             if table_id not in held:
@@ -255,6 +291,15 @@ class BotClient:
         reader.cancel()
         await ws.close()
         return 0
+
+    async def _consent(self) -> None:
+        """Send the owner's consent to invitations (the server enforces it; finding 6)."""
+        who, most = self.invitable_by or "anyone", 4 if self.max_tables is None else self.max_tables
+        try:
+            await asyncio.to_thread(put_consent, self.url, self.token, who, most)
+            self.say(f"invitations: from {who}, to at most {most} tables at once")
+        except OSError as error:  # HTTPError and URLError too
+            self.say(f"could not set who may invite this account: {error}")
 
     async def _read(self, ws: Any) -> None:
         async for text in ws:
@@ -280,6 +325,10 @@ class BotClient:
         kind = message.get("type")
         if kind == "invitation":
             self.say(f"invited by {message['by']} to table {message['table']}, seat {message['seat']}")
+            others = self.tables.keys() - {message["table"]}
+            if self.max_tables is not None and len(others) >= self.max_tables:
+                self.say(f"declined: playing at {len(self.tables)} tables already (--max-tables)")
+                return
             self._run(message["table"])
             await self._send("sit", message["table"], seat=message["seat"], code=message.get("code"))
         elif kind in ("snapshot", "event"):

@@ -34,7 +34,18 @@ from .hub import Hub
 from .limits import Exempt
 from .metrics import Metrics
 from .protocol import PROTOCOL_VERSION
-from .routes import accounts, clubs, community, friends, health, page_config, replays, sessions, tables
+from .routes import (
+    accounts,
+    clubs,
+    community,
+    consent,
+    friends,
+    health,
+    page_config,
+    replays,
+    sessions,
+    tables,
+)
 from .services import AppServices
 from .static import StaticSite
 from .store import Store
@@ -52,6 +63,7 @@ ROUTERS = (
     community.router,
     replays.router,
     friends.router,
+    consent.router,
     clubs.router,
     sessions.router,
     endpoint.router,

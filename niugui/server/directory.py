@@ -163,6 +163,10 @@ class Directory:
     def connections(self, account_id: str) -> set[Client]:
         return self._by_account.get(account_id, set())
 
+    def is_bot(self, client: Client) -> bool:
+        """Is ``client`` a bot account's connection?"""
+        return client in self._bot_names
+
     def bot_connections(self, username: str) -> list[Client]:
         """The connections of the bot account ``username`` (any case)."""
         return list(self._bots.get(username.lower(), ()))

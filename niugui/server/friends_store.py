@@ -12,8 +12,8 @@ invitations and chat from the blocker.
 >>> friends = Friends(store.engine)
 >>> friends.ask("ann", "bob"), friends.ask("bob", "ann")
 ('requested', 'friends')
->>> friends.social("ann")
-Social(friends=frozenset({'bob'}), blocks=frozenset())
+>>> friends.social("ann").friends, friends.social("ann").blocks
+(frozenset({'bob'}), frozenset())
 >>> friends.block("bob", "ann"); friends.social("ann").friends
 frozenset()
 """
@@ -27,7 +27,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from .store import Store, accounts, games, ledger, metadata
+from .store import Store, accounts, games, ledger, metadata, mutes
 
 friend_requests = sa.Table(
     "friend_requests",
@@ -45,6 +45,8 @@ blocks = sa.Table(
 )
 
 Standing = Literal["requested", "friends"]
+InviteFrom = Literal["nobody", "friends", "anyone"]
+"""Who may invite a bot account to a table (its owner's choice; issue 33, finding 6)."""
 
 RECENT = 20
 """How many people one played with lately ``GET /api/me/recent`` lists."""
@@ -56,6 +58,12 @@ class Social:
 
     friends: frozenset[str] = field(default_factory=frozenset)
     blocks: frozenset[str] = field(default_factory=frozenset)
+    mutes: frozenset[str] = field(default_factory=frozenset)
+    """Whose chat it does not want to see, on every device (issue 33, finding 5)."""
+    invite_from: InviteFrom = "anyone"
+    """A bot account's consent: who may invite it (issue 33, finding 6) ..."""
+    invite_tables: int = 4
+    """... and to at most how many unfinished tables at once (its seats held there count)."""
 
 
 class Friends:
@@ -97,9 +105,34 @@ class Friends:
             c.execute(blocks.delete().where(blocks.c.blocker == blocker, blocks.c.blocked == blocked))
 
     def social(self, account_id: str) -> Social:
-        """The account's friends and the accounts it blocks."""
+        """The account's friends, the accounts it blocks and mutes, and its consent to invitations."""
         with self.engine.begin() as c:
-            return Social(frozenset(_friend_ids(c, account_id)), frozenset(_blocked_ids(c, account_id)))
+            muted = c.execute(sa.select(mutes.c.muted).where(mutes.c.account_id == account_id))
+            consent = c.execute(
+                sa.select(accounts.c.invite_from, accounts.c.invite_tables).where(accounts.c.id == account_id)
+            ).first()
+            return Social(
+                frozenset(_friend_ids(c, account_id)),
+                frozenset(_blocked_ids(c, account_id)),
+                frozenset(r.muted for r in muted),
+                *((consent.invite_from, int(consent.invite_tables)) if consent is not None else ()),
+            )
+
+    def mute(self, account_id: str, other: str, muted: bool) -> None:
+        """``account_id`` mutes (or unmutes) ``other``'s chat, on all its devices (finding 5)."""
+        with self.engine.begin() as c:
+            c.execute(mutes.delete().where(mutes.c.account_id == account_id, mutes.c.muted == other))
+            if muted:
+                c.execute(mutes.insert().values(account_id=account_id, muted=other, created_at=time.time()))
+
+    def consent(self, account_id: str, invite_from: InviteFrom, tables: int) -> None:
+        """A bot account's owner sets who may invite it and to how many tables at once (finding 6)."""
+        with self.engine.begin() as c:
+            c.execute(
+                accounts.update()
+                .where(accounts.c.id == account_id)
+                .values(invite_from=invite_from, invite_tables=tables)
+            )
 
     def lists(self, account_id: str) -> dict[str, list[dict[str, Any]]]:
         """The account's friends, requests to it (from accounts it does not block), its own pending

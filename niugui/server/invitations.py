@@ -1,7 +1,12 @@
 """Invitations: a table's creator offers a seat to a connected bot account, or anyone at a table
 offers one to a friend; every connection of the guest gets an ``invitation`` frame (and takes the
 seat with ``sit``). Friendships and blocks are the directory's copy (:class:`~.friends_store.Social`),
-read when each account connected and kept current by the friends' routes."""
+read when each account connected and kept current by the friends' routes.
+
+A bot account is invited only with its owner's consent (issue 33, finding 6): who may invite it
+(nobody, its friends, anyone) and to at most how many unfinished tables at once
+(``PUT /api/me/invitations``, kept in its ``Social``). The cap holds at ``sit`` too, so invitations
+sent at once do not all land."""
 
 from __future__ import annotations
 
@@ -23,7 +28,22 @@ def invite(directory: Directory, client: Client, table: Table, message: Invite, 
     guests = list(directory.bot_connections(username))
     if not guests:
         raise Fault("bot_offline", f"no bot account {username!r} is connected; start its client")
+    consent = directory.social(guests[0].account_id)
+    if directory.blocks(guests[0].account_id, client.account_id) or not (
+        consent.invite_from == "anyone"
+        or (consent.invite_from == "friends" and client.account_id in consent.friends)
+    ):
+        raise Fault("not_invitable", f"the owner of {username!r} does not let you invite it")
+    check_tables(directory, guests[0].account_id, table.id)
     table.invite(client, guests[0].account_id, message.seat, _notify(client, table, guests, False), reply)
+
+
+def check_tables(directory: Directory, bot_id: str, table_id: str) -> None:
+    """Refused when the bot account ``bot_id`` holds seats at as many unfinished tables (other than
+    ``table_id``) as its owner allows (on ``invite``, and on the bot's own ``sit``)."""
+    held = {s["table"] for s in directory.seats_of(bot_id) if s["status"] != "finished"} - {table_id}
+    if len(held) >= directory.social(bot_id).invite_tables:
+        raise Fault("invite_limit", "that bot account is at as many tables as its owner allows")
 
 
 def invite_friend(

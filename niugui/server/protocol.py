@@ -120,6 +120,8 @@ ErrorCode = Literal[
     "bot_offline",  # invite: no bot account of that username is connected
     "not_friends",  # invite: that account is not your friend (friends: issue 29)
     "friend_offline",  # invite: that friend has no connection to this server now
+    "not_invitable",  # invite: that bot account's owner does not let you invite it (issue 33)
+    "invite_limit",  # invite, sit: that bot account sits at as many tables as its owner allows
     "server_error",  # a bug on the server; the connection stays up
 ]
 
@@ -1053,6 +1055,7 @@ HttpErrorCode = Literal[
     "club_limit",  # 403: a club's or an account's limit (members, clubs) is reached
     "registered_only",  # 403: only a registered account (not a guest, not a bot) owns a club
     "room_in_play",  # 409: a room in play cannot be closed; wait for its game to end
+    "bot_only",  # 403: only a bot account sets who may invite it (issue 33)
 ]
 
 
@@ -1062,6 +1065,15 @@ class HttpError(Message):
 
     code: HttpErrorCode
     message: str = Field(description="in English, for logs and tools; players see the page's words")
+
+
+class InviteConsent(Message):
+    """``PUT /api/me/invitations`` (and its answer): who may invite this bot account to a table and to
+    at most how many unfinished tables at once (issue 33, finding 6). Set by its owner (the bot client
+    sends its ``--invitable-by`` and ``--max-tables``); the server refuses the rest."""
+
+    invitable_by: Literal["nobody", "friends", "anyone"] = "anyone"
+    max_tables: int = Field(4, ge=0, le=50, strict=True)
 
 
 class SessionResponse(Message):

@@ -4,12 +4,15 @@ private games in profiles (11). Each test is named after its finding and fails b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import httpx
+import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
+from server_harness import Player, Server
 
 from niugui.game import Result
 from niugui.server import store as store_module
@@ -129,3 +132,104 @@ def test_finding_3_expensive_reads_never_hold_the_whole_pool(tmp_path: Path) -> 
         assert http.post("/api/guest", json={"nickname": "newcomer"}).status_code == 200
         fair.reads_at_once.release()
         assert http.get("/api/leaderboard?by=rating").status_code == 200
+
+
+def test_finding_5_muting_is_stored_with_the_account(tmp_path: Path) -> None:
+    """A mute set on one device (session) is there on another of the same account, and only for it;
+    muting oneself or nobody is refused and changes nothing. Before: muting lived in one browser's
+    localStorage (no route: 404)."""
+    with TestClient(create_app(Config(data_dir=tmp_path))) as http:
+        phone = http.post("/api/guest", json={"nickname": "ann"}).json()
+        me = {"Authorization": f"Bearer {phone['token']}"}
+        assert http.post("/api/register", json={"username": "ann1", "password": "pass-word"}, headers=me)
+        laptop = http.post("/api/login", json={"username": "ann1", "password": "pass-word"}).json()
+        bob = http.post("/api/guest", json={"nickname": "bob"}).json()
+        muted = http.put(f"/api/me/mutes/{bob['account']['id']}", headers=me)
+        assert muted.status_code == 200 and muted.json() == {"muted": [bob["account"]["id"]]}
+        other_device = {"Authorization": f"Bearer {laptop['token']}"}
+        assert laptop["token"] != phone["token"]
+        assert http.get("/api/me/mutes", headers=other_device).json() == {"muted": [bob["account"]["id"]]}
+        bobs = {"Authorization": f"Bearer {bob['token']}"}
+        assert http.get("/api/me/mutes", headers=bobs).json() == {"muted": []}  # ann's, not bob's
+        yourself = http.put(f"/api/me/mutes/{phone['account']['id']}", headers=me)
+        assert yourself.status_code == 422 and yourself.json()["detail"]["code"] == "not_yourself"
+        nobody = http.put("/api/me/mutes/nosuchaccount", headers=me)
+        assert nobody.status_code == 404 and nobody.json()["detail"]["code"] == "no_player"
+        assert http.get("/api/me/mutes").status_code == 401
+        assert http.get("/api/me/mutes", headers=me).json() == {"muted": [bob["account"]["id"]]}
+        assert http.delete(f"/api/me/mutes/{bob['account']['id']}", headers=other_device).json() == {
+            "muted": []
+        }
+        assert http.get("/api/me/mutes", headers=me).json() == {"muted": []}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("hardening-app") / "data", "--rate-limit", "50").start()
+    yield srv
+    srv.stop()
+
+
+def bot_account(server: Server, username: str) -> Player:
+    """A bot account (registered with ``bot: true``), connected as its client would be."""
+    body = {"username": username, "password": "correct horse", "bot": True}
+    session = httpx.post(server.url + "/api/register", json=body, timeout=30).json()
+    return Player(server, username, session=session)
+
+
+def put_consent(server: Server, player: Player, who: str, tables: int) -> httpx.Response:
+    body = {"invitable_by": who, "max_tables": tables}
+    auth = {"Authorization": f"Bearer {player.token}"}
+    return httpx.put(server.url + "/api/me/invitations", json=body, headers=auth, timeout=30)
+
+
+def invited(bot: Player, table: str) -> dict[str, Any]:
+    """The bot's ``invitation`` frame for ``table`` (waiting for it)."""
+    while True:
+        for message in bot.pending:
+            if message["type"] == "invitation" and message["table"] == table:
+                bot.pending.remove(message)
+                return message
+        bot.pending.append(bot.recv())
+
+
+def test_finding_6_a_bot_account_is_invited_only_with_its_owners_consent(server: Server) -> None:
+    """Three guests inviting a bot account to table after table get it into at most ``max_tables``
+    (4 unless its owner says otherwise) — invitations sent at once included: the cap holds at its
+    ``sit`` too; its owner may let only friends, or nobody, invite it; a person's account has no such
+    setting. Before: the red team's three guests put one bot account into 60 rated tables in a minute."""
+    bot = bot_account(server, "consentbot")
+    guests = [Player(server, f"host{n}") for n in range(3)]
+    tables = [
+        g.ok("create_table", settings={"name": f"t{n}"})["data"]["table"]["id"]
+        for n, g in enumerate(guests * 3)
+    ]
+    for n, g in enumerate(guests * 3):
+        g.ok("sit", table=tables[n], seat=0)
+    seated = 0
+    for n, g in enumerate((guests * 3)[:6]):
+        answer = g.request("invite", table=tables[n], username="consentbot", seat=1)
+        if answer["type"] == "ack":
+            invitation = invited(bot, tables[n])
+            seated += bot.request("sit", table=tables[n], seat=invitation["seat"])["type"] == "ack"
+        else:
+            assert answer["code"] == "invite_limit", answer
+    assert seated == 4  # the default consent: 4 tables at once
+    bot.ok("leave", table=tables[0])  # a seat freed before any game: room for one more ...
+    guests[0].ok("invite", table=tables[6], username="consentbot", seat=1)
+    guests[1].ok("invite", table=tables[7], username="consentbot", seat=1)  # ... two asked at once
+    answers = [bot.request("sit", table=t, seat=invited(bot, t)["seat"]) for t in tables[6:8]]
+    assert [a["type"] for a in answers] == ["ack", "error"] and answers[1]["code"] == "invite_limit"
+    assert put_consent(server, bot, "friends", 10).json() == {"invitable_by": "friends", "max_tables": 10}
+    refused = guests[2].request("invite", table=tables[8], username="consentbot", seat=1)
+    assert refused["type"] == "error" and refused["code"] == "not_invitable"
+    assert put_consent(server, bot, "anyone", 10).status_code == 200
+    guests[2].ok("invite", table=tables[8], username="consentbot", seat=1)
+    assert put_consent(server, bot, "nobody", 10).status_code == 200
+    refused = guests[1].request("invite", table=tables[4], username="consentbot", seat=2)
+    assert refused["type"] == "error" and refused["code"] == "not_invitable"
+    person = put_consent(server, guests[0], "anyone", 10)
+    assert person.status_code == 403 and person.json()["detail"]["code"] == "bot_only"
+    assert put_consent(server, bot, "anyone", 51).status_code == 422  # bounded
+    for player in (bot, *guests):
+        player.close()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..directory import facts_of
 from ..dispatch import Desk
+from ..invitations import check_tables
 from ..invitations import invite as invite_guest
 from ..protocol import (
     Autoplay,
@@ -54,6 +55,8 @@ def watch(desk: Desk, client: Client, table: Table, message: Watch, reply: Reply
 
 def sit(desk: Desk, client: Client, table: Table, message: Sit, reply: Reply) -> None:
     _check_code(desk, client, table, message.table, message.code)
+    if desk.directory.is_bot(client):  # a bot account sits where its owner's cap allows (issue 33)
+        check_tables(desk.directory, client.account_id, table.id)
     desk.directory.follow(client, table.id)
     table.sit(client, message.seat, reply, desk.directory.card(client.account_id))
 

@@ -216,6 +216,8 @@ export const EN = {
     err_registered_already: "This account is registered already",
     err_bot_needs_new_account: "A bot account is a new account: sign out first, then register it",
     err_bot_offline: "That bot account is not connected; start its client first",
+    err_not_invitable: "That bot account's owner does not let you invite it",
+    err_invite_limit: "That bot account is at as many tables as its owner allows",
     err_username_taken: "That username is taken",
     err_wrong_password: "Wrong username or password",
     err_unauthorized: "Your session has expired; enter again",
@@ -391,6 +393,7 @@ export const EN = {
     err_club_limit: "A limit is reached (members or clubs)",
     err_registered_only: "Register to make a club",
     err_room_in_play: "A game is being played in this room; close it after the game",
+    err_bot_only: "Only a bot account sets who may invite it",
     // sessions (issue 29)
     session_title: "Settlement",
     session_played: "{n} games played: the session is over",

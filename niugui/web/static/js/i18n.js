@@ -223,6 +223,8 @@ const MORE = {
     err_registered_already: "这个账号已经注册过了",
     err_bot_needs_new_account: "机器人账号要单独注册：请先退出当前账号",
     err_bot_offline: "这个机器人账号现在不在线，请先启动它的客户端",
+    err_not_invitable: "这个机器人账号的主人不允许你邀请它",
+    err_invite_limit: "这个机器人账号已经在主人允许的最多牌桌上了",
     err_username_taken: "这个用户名已经有人用了",
     err_wrong_password: "用户名或密码不对",
     err_unauthorized: "登录已过期，请重新进入",
@@ -403,6 +405,7 @@ const MORE = {
     err_club_limit: "人数或数量已到上限",
     err_registered_only: "注册账号后才能创建俱乐部",
     err_room_in_play: "房间正在对局，打完这局再关",
+    err_bot_only: "只有机器人账号才能设置谁可以邀请它",
     // sessions (issue 29)
     session_title: "结算",
     session_played: "共 {n} 局，本场结束",
