@@ -29,8 +29,10 @@ How a group forms:
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+
+from .people import distinct
 
 SEATS = 4
 
@@ -70,6 +72,9 @@ class Ticket:
     """When the player may first be seated (later than ``joined_at`` after recent escapes)."""
     recent: frozenset[str] = frozenset()
     """The accounts the player has just played with (their last table)."""
+    origin: str = ""
+    """Where the player connects from (:func:`niugui.server.people.origin`): never seated with
+    another account of the same origin (issue 33, finding 8)."""
 
     @property
     def delayed(self) -> bool:
@@ -118,7 +123,7 @@ class Queue:
         if old is not None:
             ticket = Ticket(
                 ticket.account_id, old.joined_at, ticket.preferences, max(ticket.ready_at, old.ready_at),
-                ticket.recent,
+                ticket.recent, ticket.origin,
             )
         self.tickets[ticket.account_id] = ticket
 
@@ -142,7 +147,7 @@ class Queue:
             groups.append(found)
 
     def take_with_bots(
-        self, account_id: str, now: float, wait: float
+        self, account_id: str, now: float, wait: float, willing: Callable[[Ticket], bool] = lambda _: True
     ) -> tuple[list[Ticket], Preferences] | None:
         """A player who has waited ``wait`` seconds (and is past any fair-play delay) chose to fill
         the empty seats with bots: they leave the queue with the compatible players ready to be seated
@@ -152,13 +157,13 @@ class Queue:
         first = self.tickets.get(account_id)
         if first is None or now < max(first.ready_at, first.joined_at + wait):
             return None
-        others = [t for t in self.waiting() if t is not first and t.ready_at <= now]
+        others = [t for t in self.waiting() if t is not first and t.ready_at <= now and willing(t)]
         if first.delayed:
             others = [t for t in others if t.delayed]
         group, prefs = [first], first.preferences
         for ticket in others:
             merged = prefs.merge(ticket.preferences)
-            if len(group) < SEATS - 1 and merged is not None:
+            if len(group) < SEATS - 1 and merged is not None and apart(group, ticket):
                 group.append(ticket)
                 prefs = merged
         for ticket in group:
@@ -197,13 +202,18 @@ def _complete(first: Ticket, others: Iterable[Ticket]) -> tuple[list[Ticket], Pr
         for index in range(start, len(candidates)):
             candidate = candidates[index]
             merged = prefs.merge(candidate.preferences)
-            if merged is not None:
+            if merged is not None and apart(group, candidate):
                 search([*group, candidate], merged, met + sum(_met(g, candidate) for g in group), index + 1)
                 if best is not None and best[0] == 0:
                     return
 
     search([first], first.preferences, 0, 0)
     return None if best is None else (best[1], best[2])
+
+
+def apart(group: Iterable[Ticket], candidate: Ticket) -> bool:
+    """May ``candidate`` join ``group``: distinct people (no origin in common; finding 8)."""
+    return all(distinct(ticket.origin, candidate.origin) for ticket in group)
 
 
 def _met(a: Ticket, b: Ticket) -> bool:

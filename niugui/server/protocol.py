@@ -121,6 +121,7 @@ ErrorCode = Literal[
     "not_friends",  # invite: that account is not your friend (friends: issue 29)
     "friend_offline",  # invite: that friend has no connection to this server now
     "not_invitable",  # invite: that bot account's owner does not let you invite it (issue 33)
+    "seated_elsewhere",  # quick_play, sit: you hold a seat at another table, or wait in quick play
     "invite_limit",  # invite, sit: that bot account sits at as many tables as its owner allows
     "server_error",  # a bug on the server; the connection stays up
 ]
@@ -309,6 +310,11 @@ class QuickPlay(Request):
         description="the turn timer you want",
     )
     games: int | None = Field(None, ge=1, le=16, description="the number of games you want")
+    bots: bool = Field(
+        False,
+        description="you agree to be seated when another waiting player fills the empty seats with "
+        "bots (queue_bots); otherwise only your own queue_bots, or four people, seat you (issue 33)",
+    )
 
 
 class LeaveQueue(Request):

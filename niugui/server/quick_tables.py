@@ -44,10 +44,11 @@ class QuickTables:
         self._joining: dict[str, object] = {}
         """Accounts whose quick play waits for their player card to be read: account → that request."""
 
-    def join(self, client: Client, preferences: Preferences, reply: Reply) -> None:
-        """Queue ``client``'s account once its card is read (R35's escapes counted for the delay)."""
+    def join(self, client: Client, preferences: Preferences, reply: Reply, bots: bool = False) -> None:
+        """Queue ``client``'s account once its card is read (R35's escapes counted for the delay);
+        never while it holds a seat at another table (issue 33, finding 9: one account, two games)."""
         account = client.account_id
-        self.check_not_playing(account)
+        self.check_not_seated(account)
         request = self._joining[account] = object()
         window = self.config.community.escape_window
 
@@ -64,13 +65,13 @@ class QuickTables:
                 reply(card)
                 return
             try:
-                self.check_not_playing(account)  # sat down somewhere meanwhile
+                self.check_not_seated(account)  # sat down somewhere meanwhile
             except Fault as fault:
                 reply(fault)
                 return
             self.directory.keep_card(account, card)
             reply(Answer())
-            self.matchmaker.join(client, preferences, card)
+            self.matchmaker.join(client, preferences, card, bots)
 
         self.services.read(lambda: self.store.player_card(account, window), joined)
 
@@ -81,6 +82,18 @@ class QuickTables:
 
     def with_bots(self, account_id: str) -> None:
         self.matchmaker.with_bots(account_id)
+
+    def check_not_seated(self, account_id: str) -> None:
+        """Refused while the account holds a seat at a table not finished (waiting, between games or
+        playing): quick play would seat it at a second game."""
+        for seat in self.directory.seats_of(account_id):
+            if seat["status"] != "finished":
+                table = seat["table"]
+                raise Fault("seated_elsewhere", f"you hold a seat at table {table}; leave it first")
+
+    def waiting(self, account_id: str) -> bool:
+        """Is the account in the quick-play queue (or joining it)?"""
+        return account_id in self._joining or account_id in self.matchmaker
 
     def check_not_playing(self, account_id: str) -> None:
         playing = self.directory.playing_at(account_id)

@@ -16,6 +16,7 @@ from typing import Any, Literal
 from . import logs
 from .config import Community
 from .matchmaking import EscapePolicy, Preferences, Queue, Ticket, escape_delay
+from .people import origin
 from .protocol import QueueStatus
 from .store import PlayerCard
 from .tables import Client, Fault
@@ -56,6 +57,8 @@ class Matchmaker:
         )
         self.queue = Queue()
         self.waiting: dict[str, Waiting] = {}
+        self.bots_ok: set[str] = set()
+        """Waiting accounts that agreed to be seated by another's ``queue_bots`` (issue 33, finding 9)."""
         self.recent: dict[str, frozenset[str]] = {}
         """Each player's partners at their last quick-play table (fresh faces next time)."""
         self._clients = clients
@@ -67,8 +70,11 @@ class Matchmaker:
     def __contains__(self, account_id: object) -> bool:
         return account_id in self.queue
 
-    def join(self, client: Client, preferences: Preferences, card: PlayerCard | None) -> None:
-        """Queue the client's account (again: its place in line is kept, its preferences replaced)."""
+    def join(
+        self, client: Client, preferences: Preferences, card: PlayerCard | None, bots: bool = False
+    ) -> None:
+        """Queue the client's account (again: its place in line is kept, its preferences replaced);
+        ``bots``: it agrees to be seated when another waiting player fills the seats with bots."""
         now = self._now()
         escapes = 0 if card is None else card.recent_escapes
         account = client.account_id
@@ -78,9 +84,11 @@ class Matchmaker:
             preferences,
             ready_at=now + escape_delay(escapes, self.policy),
             recent=self.recent.get(account, frozenset()),
+            origin=origin(getattr(client, "address", None)),  # a connection's address key (finding 8)
         )
         again = account in self.queue
         self.queue.join(ticket)
+        (self.bots_ok.add if bots else self.bots_ok.discard)(account)
         self.waiting[account] = Waiting(client.nickname, card)
         logs.info("quick play: joined", account=account, waiting=len(self.queue))
         self.update(only=account if again else None)  # joining again changes no one else's count
@@ -90,6 +98,7 @@ class Matchmaker:
         if not self.queue.leave(account_id):
             return False
         self.waiting.pop(account_id, None)
+        self.bots_ok.discard(account_id)
         self._tell(account_id, self._status(account_id, "left"))
         self.update()
         return True
@@ -100,7 +109,11 @@ class Matchmaker:
         ticket = self.queue.tickets.get(account_id)
         if ticket is None:
             raise Fault("bad_state", "you are not waiting in quick play; press quick play first")
-        taken = self.queue.take_with_bots(account_id, now, self.settings.bots_after)
+        # only those who agreed are pulled in: a griefer's bot game, which they then leave, takes
+        # no stranger along (issue 33, finding 9)
+        taken = self.queue.take_with_bots(
+            account_id, now, self.settings.bots_after, lambda t: t.account_id in self.bots_ok
+        )
         if taken is None:
             ready = max(ticket.ready_at, ticket.joined_at + self.settings.bots_after)
             raise Fault("bad_state", f"bots can fill the seats in {ready - now:.0f} s")
@@ -124,6 +137,7 @@ class Matchmaker:
     def _seat(self, group: list[Ticket], preferences: Preferences, bots: bool) -> None:
         people = []
         for ticket in group:
+            self.bots_ok.discard(ticket.account_id)
             who = self.waiting.pop(ticket.account_id, None)
             people.append(
                 (ticket.account_id, "" if who is None else who.nickname, None if who is None else who.card)

@@ -15,10 +15,15 @@ from fastapi.testclient import TestClient
 from server_harness import Player, Server
 
 from niugui.game import Result
+from niugui.server import collusion
 from niugui.server import store as store_module
 from niugui.server.app import create_app
-from niugui.server.config import Config, Limits
+from niugui.server.config import Community, Config, Limits
+from niugui.server.matchmaking import Preferences
+from niugui.server.protocol import PlayerRef, TableSettings
+from niugui.server.quickplay import Matchmaker
 from niugui.server.store import RatedGame, Store
+from niugui.server.tables.commands import rated_game
 
 WIN = Result("2v2", "win", [0, 2, 3], [1, 1, -1, -1], [0, 1])
 
@@ -233,3 +238,116 @@ def test_finding_6_a_bot_account_is_invited_only_with_its_owners_consent(server:
     assert put_consent(server, bot, "anyone", 51).status_code == 422  # bounded
     for player in (bot, *guests):
         player.close()
+
+
+class Connected:
+    """A connection as quick play sees it: an account from an address (key)."""
+
+    def __init__(self, account_id: str, address: str) -> None:
+        self.account_id, self.nickname, self.address = account_id, account_id, address
+        self.frames: list[str] = []
+
+    def send(self, message: str) -> None:
+        self.frames.append(message)
+
+
+def quick_play(addresses: Sequence[str]) -> list[list[str]]:
+    """Queue one account from each of ``addresses``; the groups quick play seats."""
+    seated: list[list[str]] = []
+    clients = {f"a{n}": Connected(f"a{n}", address) for n, address in enumerate(addresses)}
+    matcher = Matchmaker(
+        Community(), lambda a: [clients[a]], lambda people, *_: seated.append([p[0] for p in people])
+    )
+    for client in clients.values():
+        matcher.join(client, Preferences(), None)
+    return seated
+
+
+def test_finding_8_rating_only_among_distinct_people() -> None:
+    """Quick play never seats two accounts of one address together (one person's four guests wait
+    for ever rather than farm a rating); loopback and exempt addresses are no one's in particular;
+    a bot account is no person for rating: one person + their bot account + two server bots is not
+    rated. Before: the four guests were seated together at once, and that game was rated."""
+    assert quick_play(["203.0.113.7"] * 4) == []  # one person's four guests
+    assert quick_play(["203.0.113.7"] * 3 + ["198.51.100.1"]) == []
+    assert quick_play(["203.0.113.7", "198.51.100.1", "192.0.2.5", "203.0.113.8"]) == [
+        ["a0", "a1", "a2", "a3"]
+    ]
+    assert quick_play(["127.0.0.1"] * 4) == [["a0", "a1", "a2", "a3"]]  # the server's own machine
+    eight = quick_play(["203.0.113.7", "198.51.100.1", "192.0.2.5", "203.0.113.8"] * 2)
+    assert len(eight) == 2 and all(len({int(a[1:]) % 4 for a in group}) == 4 for group in eight)
+
+    def table(*players: PlayerRef | None) -> Any:  # what rated_game reads of a table
+        game = type("Over", (), {"result": WIN})()
+        return type(
+            "State", (), {"game": game, "players": list(players), "settings": TableSettings(rated=True)}
+        )()
+
+    me, them = PlayerRef(id="me", nickname="me"), PlayerRef(id="them", nickname="them")
+    mine = PlayerRef(id="mybot", nickname="mybot", bot_account=True)
+    bot = PlayerRef(id=None, nickname="expert", bot="expert")
+    assert rated_game(table(me, mine, bot, bot)) is None  # the farm: no longer rated
+    rated = rated_game(table(me, mine, them, bot))  # two people: rated, the bot account's too
+    assert rated is not None and rated.accounts == ("me", "mybot", "them", None)
+
+
+def test_finding_8_collusion_flags_measured_against_the_farms(tmp_path: Path) -> None:
+    """The farms of the issue against the collusion flag (``collusion.py``, defaults): four guests
+    of one person who met at one rated table every game are flagged from their 10th game; the same
+    four with one stranger in every game (the stranger a new account each time) are not, which is
+    what the address rule in quick play is for; the bot-account farm has no rated game to flag."""
+    store = Store(store_module.sqlite_url(tmp_path))
+    store.migrate()
+    farm = ["f1", "f2", "f3", "f4"]
+    farm_table(store, "t", farm)
+    play(store, "t", farm, 9)
+    rows = collusion.mark(store, store.rating_leaderboard(10, 1), Community())
+    assert not any(r["flagged"] for r in rows)  # 9 games: too few to say
+    play(store, "t", farm, 1)
+    rows = collusion.mark(store, store.rating_leaderboard(10, 1), Community())
+    assert [r["flagged"] for r in rows] == [True] * 4
+    for n in range(12):  # three of the farm and a fresh stranger each game
+        farm_table(store, f"s{n}", ["g1", "g2", "g3", f"x{n}"])
+        play(store, f"s{n}", ["g1", "g2", "g3", f"x{n}"], 1)
+    flags = {
+        r["id"]: r["flagged"] for r in collusion.mark(store, store.rating_leaderboard(100, 1), Community())
+    }
+    assert not any(flags[g] for g in ("g1", "g2", "g3"))  # a varied circle goes unseen by the flag
+    store.close()
+
+
+def test_finding_9_queue_bots_takes_only_those_who_agreed() -> None:
+    """A griefer's ``queue_bots`` seats with bots only the waiting players who agreed to it
+    (``quick_play`` with ``bots: true``); the others keep waiting. Before: it pulled every compatible
+    stranger into a bot game, which the griefer then left."""
+    seated: list[list[str]] = []
+    clients = {
+        name: Connected(name, f"203.0.113.{n}") for n, name in enumerate(("grief", "kim", "lee", "max"))
+    }
+    matcher = Matchmaker(
+        Community(bots_after=0),
+        lambda a: [clients[a]],
+        lambda people, *_: seated.append([p[0] for p in people]),
+    )
+    matcher.join(clients["grief"], Preferences(), None)
+    matcher.join(clients["kim"], Preferences(), None)  # did not agree
+    matcher.join(clients["lee"], Preferences(), None, bots=True)  # agreed
+    matcher.with_bots("grief")
+    assert seated == [["grief", "lee"]] and "kim" in matcher and "lee" not in matcher
+
+
+def test_finding_9_no_account_is_seated_at_two_games(server: Server) -> None:
+    """Someone seated at a waiting table cannot quick-play into a second game, and someone waiting in
+    quick play cannot sit at a table; after leaving one, the other works. Before: both were accepted."""
+    ann = Player(server, "ann9")
+    table = ann.ok("create_table", settings={"name": "mine"})["data"]["table"]["id"]
+    ann.ok("sit", table=table, seat=0)
+    refused = ann.request("quick_play")
+    assert refused["type"] == "error" and refused["code"] == "seated_elsewhere"
+    ann.ok("leave", table=table)
+    ann.ok("quick_play")
+    refused = ann.request("sit", table=table, seat=0)
+    assert refused["type"] == "error" and refused["code"] == "seated_elsewhere"
+    ann.ok("leave_queue")
+    ann.ok("sit", table=table, seat=0)
+    ann.close()

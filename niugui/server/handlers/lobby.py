@@ -40,7 +40,7 @@ def quick_play(desk: Desk, client: Client, message: QuickPlay, reply: Reply) -> 
         raise Fault("bad_state", "quick play is not available on a cluster of servers yet")
     if is_bot_account(client):
         raise Fault("forbidden", "bot accounts do not join quick play; a table's creator invites them")
-    desk.quick.join(client, Preferences(message.turn_seconds, message.games), reply)
+    desk.quick.join(client, Preferences(message.turn_seconds, message.games), reply, message.bots)
 
 
 def leave_queue(desk: Desk, client: Client, _message: LeaveQueue, reply: Reply) -> None:

@@ -55,6 +55,8 @@ def watch(desk: Desk, client: Client, table: Table, message: Watch, reply: Reply
 
 def sit(desk: Desk, client: Client, table: Table, message: Sit, reply: Reply) -> None:
     _check_code(desk, client, table, message.table, message.code)
+    if desk.quick.waiting(client.account_id) and table.state.seat_of(client.account_id) is None:
+        raise Fault("seated_elsewhere", "you wait in quick play; leave the queue before you sit")  # finding 9
     if desk.directory.is_bot(client):  # a bot account sits where its owner's cap allows (issue 33)
         check_tables(desk.directory, client.account_id, table.id)
     desk.directory.follow(client, table.id)

@@ -218,6 +218,7 @@ export const EN = {
     err_bot_offline: "That bot account is not connected; start its client first",
     err_not_invitable: "That bot account's owner does not let you invite it",
     err_invite_limit: "That bot account is at as many tables as its owner allows",
+    err_seated_elsewhere: "You hold a seat at another table, or wait in quick play: leave it first",
     err_username_taken: "That username is taken",
     err_wrong_password: "Wrong username or password",
     err_unauthorized: "Your session has expired; enter again",

@@ -225,6 +225,7 @@ const MORE = {
     err_bot_offline: "这个机器人账号现在不在线，请先启动它的客户端",
     err_not_invitable: "这个机器人账号的主人不允许你邀请它",
     err_invite_limit: "这个机器人账号已经在主人允许的最多牌桌上了",
+    err_seated_elsewhere: "你在别的牌桌有座位，或正在快速开始排队：请先离开",
     err_username_taken: "这个用户名已经有人用了",
     err_wrong_password: "用户名或密码不对",
     err_unauthorized: "登录已过期，请重新进入",
