@@ -517,17 +517,10 @@ class Store:
                 games.c.finished_at,
             )
             .join(games, games.c.id == ledger.c.game_id)
-            .where(ledger.c.account_id == account_id)
+            .where(ledger.c.account_id == account_id, _seen_by(account_id, viewer))
             .order_by(ledger.c.id.desc())
             .limit(limit)
         )
-        if viewer != account_id:
-            mine = ledger.alias("mine")
-            private = sa.select(tables.c.id).where(tables.c.code.is_not(None))
-            shared = sa.select(mine.c.table_id).where(
-                mine.c.account_id == viewer, mine.c.account_id.is_not(None)
-            )
-            query = query.where(sa.or_(ledger.c.table_id.not_in(private), ledger.c.table_id.in_(shared)))
         with self._tx() as c:
             return [
                 {
@@ -635,17 +628,43 @@ class Store:
             rows = c.execute(query).all()
         return [{**Rating(r.mu, r.sigma).to_dict(), "at": r.created_at} for r in reversed(rows)]
 
-    def results_of(self, account_id: str, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
-        """(seat, result) of an account's last ``limit`` finished games, newest first."""
+    def results_of(
+        self, account_id: str, viewer: str | None, limit: int = 1000
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """(seat, result) of an account's last ``limit`` finished games that ``viewer`` may see (as
+        :meth:`history`), newest first."""
         query = (
             sa.select(ledger.c.seat, games.c.result)
             .join(games, games.c.id == ledger.c.game_id)
             .where(ledger.c.account_id == account_id, games.c.result.is_not(None))
+            .where(_seen_by(account_id, viewer))
             .order_by(ledger.c.id.desc())
             .limit(limit)
         )
         with self._tx() as c:
             return [(int(r.seat), json.loads(r.result)) for r in c.execute(query)]
+
+    def games_seen(self, account_id: str, viewer: str | None) -> tuple[int, int]:
+        """(games, escapes) of an account, counting only the games ``viewer`` may see (a profile:
+        issue 33, finding 11 — an outsider saw ``games: 1`` for a player whose one game was private)."""
+        escaped = (ledger.c.outcome == "escape") & (ledger.c.delta < 0)
+        query = sa.select(
+            sa.func.count(ledger.c.id), sa.func.coalesce(sa.func.sum(sa.case((escaped, 1), else_=0)), 0)
+        ).where(ledger.c.account_id == account_id, _seen_by(account_id, viewer))
+        with self._tx() as c:
+            played, escapes = c.execute(query).one()
+        return int(played), int(escapes)
+
+
+def _seen_by(account_id: str, viewer: str | None) -> sa.ColumnElement[bool]:
+    """Which of ``account_id``'s ledger rows ``viewer`` may see: all for the account itself; else the
+    games at public tables and at private tables the viewer played at too (issue 15, finding 12)."""
+    if viewer == account_id:
+        return sa.true()
+    mine = ledger.alias("mine")
+    private = sa.select(tables.c.id).where(tables.c.code.is_not(None))
+    shared = sa.select(mine.c.table_id).where(mine.c.account_id == viewer, mine.c.account_id.is_not(None))
+    return sa.or_(ledger.c.table_id.not_in(private), ledger.c.table_id.in_(shared))
 
 
 @dataclass(frozen=True)

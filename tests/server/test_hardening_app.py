@@ -351,3 +351,38 @@ def test_finding_9_no_account_is_seated_at_two_games(server: Server) -> None:
     ann.ok("leave_queue")
     ann.ok("sit", table=table, seat=0)
     ann.close()
+
+
+def test_finding_11_profiles_count_private_games_only_for_those_who_may_see_them(tmp_path: Path) -> None:
+    """A player whose only game was at a private table: an outsider's view of their profile counts no
+    game, no result, no escape rate; the player and those who sat at that table see it. Before: an
+    outsider saw ``games: 1`` and "2v2 won, win" for it."""
+    app = create_app(Config(data_dir=tmp_path))
+    with TestClient(app) as http:
+        store: Store = app.state.services.store
+        sessions = {
+            name: http.post("/api/guest", json={"nickname": name}).json() for name in ("ann", "bo", "cy")
+        }
+        ann, bo = (sessions[n]["account"]["id"] for n in ("ann", "bo"))  # cy never sat there
+        farm_table(store, "p", [ann, bo, "d1", "d2"], code="ABCDEF")
+        play(store, "p", [ann, bo, "d1", "d2"], 1, rated=False)
+
+        def profile(viewer: str | None) -> dict[str, Any]:
+            auth = {} if viewer is None else {"Authorization": f"Bearer {sessions[viewer]['token']}"}
+            answer = http.get(f"/api/players/{ann}/profile", headers=auth)
+            assert answer.status_code == 200, answer.text
+            found: dict[str, Any] = answer.json()
+            return found
+
+        for outsider in (None, "cy"):
+            seen = profile(outsider)
+            assert (seen["games"], seen["escapes"], seen["escape_rate"], seen["upstream_rate"]) == (
+                0,
+                0,
+                None,
+                None,
+            )
+            assert all(m["games"] == 0 for m in seen["modes"].values()) and seen["recent"] == []
+        for insider in ("ann", "bo"):
+            seen = profile(insider)
+            assert seen["games"] == 1 and seen["modes"]["2v2"]["won"] == 1 and len(seen["recent"]) == 1
