@@ -107,13 +107,24 @@ class FairUse:
     @contextmanager
     def expensive_read(self, host: str | None) -> Iterator[None]:
         """A leaderboard, a profile or a player's games read for ``host``: from the address's budget of
-        expensive reads (429 ``too_many_reads``), and among at most ``reads_at_once`` reading the
-        database at once (503 ``busy`` after :data:`READ_WAIT` s), so that one address never holds
-        the database's pool (issue 33, finding 3). Run it off the event loop: it may wait."""
+        expensive reads (:meth:`charge_read`), and :meth:`reading` the database. Run it off the event
+        loop: it may wait."""
+        self.charge_read(host)
+        with self.reading():
+            yield
+
+    def charge_read(self, host: str | None) -> None:
+        """An expensive read for ``host``, from its address's budget (429 ``too_many_reads``; issue 33,
+        finding 3)."""
         key = self.address(host)
         if key is not None and self.limits.read_rate and not self.reads_by_address.take(key):
             wait = self.reads_by_address.get(key).retry_after()
             raise refuse(self.metrics, 429, "too_many_reads", "too many leaderboards or profiles; wait", wait)
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """One of at most ``reads_at_once`` expensive reads using the database at once (503 ``busy``
+        after :data:`READ_WAIT` s), so that no address, nor all together, hold the database's pool."""
         if not self.reads_at_once.acquire(timeout=READ_WAIT):
             raise refuse(self.metrics, 503, "busy", "the server is busy; try again in a moment", 1)
         try:
