@@ -4,6 +4,8 @@ private games in profiles (11). Each test is named after its finding and fails b
 
 from __future__ import annotations
 
+import asyncio
+import json
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,6 +16,9 @@ import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from server_harness import Player, Server
 
+from niugui.botclient import BotClient, ws_url
+from niugui.botclient import put_consent as put_consent_of_client
+from niugui.bots.expert import ExpertBot
 from niugui.game import Result
 from niugui.server import collusion
 from niugui.server import store as store_module
@@ -386,3 +391,31 @@ def test_finding_11_profiles_count_private_games_only_for_those_who_may_see_them
         for insider in ("ann", "bo"):
             seen = profile(insider)
             assert seen["games"] == 1 and seen["modes"]["2v2"]["won"] == 1 and len(seen["recent"]) == 1
+
+
+def test_finding_6_the_reference_bot_client_honours_its_owners_consent(server: Server) -> None:
+    """``niugui bot-client --invitable-by --max-tables`` sends its owner's choice to the server on
+    connecting, and declines invitations beyond its cap itself (the server refuses them anyway)."""
+    body = {"username": "clientbot", "password": "correct horse", "bot": True}
+    token = httpx.post(server.url + "/api/register", json=body, timeout=30).json()["token"]
+    assert put_consent_of_client(ws_url(server.url), token, "friends", 2) == {
+        "invitable_by": "friends",
+        "max_tables": 2,
+    }
+    auth = {"Authorization": f"Bearer {token}"}
+    assert httpx.get(server.url + "/api/me/invitations", headers=auth).json()["max_tables"] == 2
+
+    sent: list[dict[str, Any]] = []
+
+    class Socket:
+        async def send(self, text: str) -> None:
+            sent.append(json.loads(text))
+
+    async def invitations() -> None:
+        client = BotClient(server.url, token, lambda: ExpertBot(), max_tables=1, say=lambda _: None)
+        client._ws = Socket()
+        for table in ("t1", "t2", "t1"):  # the second table is one too many; t1 again is fine
+            await client._on_message({"type": "invitation", "table": table, "seat": 1, "by": "x"})
+
+    asyncio.run(invitations())
+    assert [(m["type"], m["table"]) for m in sent] == [("sit", "t1"), ("sit", "t1")]
