@@ -20,6 +20,7 @@ from niugui.botclient import BotClient, ws_url
 from niugui.botclient import put_consent as put_consent_of_client
 from niugui.bots.expert import ExpertBot
 from niugui.game import Result
+from niugui.server import boards as boards_module
 from niugui.server import collusion
 from niugui.server import store as store_module
 from niugui.server.app import create_app
@@ -419,3 +420,29 @@ def test_finding_6_the_reference_bot_client_honours_its_owners_consent(server: S
 
     asyncio.run(invitations())
     assert [(m["type"], m["table"]) for m in sent] == [("sit", "t1"), ("sit", "t1")]
+
+
+def test_finding_3_a_costly_board_is_computed_again_at_most_a_tenth_of_the_time() -> None:
+    """Rated games finishing all the time: a board that cost 2 s to compute is served for 20 s after
+    a change (a tenth of the time computing at most), a cheap one for ``board_seconds``."""
+    clock = [100.0]
+    version = [1]
+    board = boards_module.Boards(lambda: version[0], board_seconds=1.0, clock=lambda: clock[0])
+    computed: list[float] = []
+
+    def costly() -> list[dict[str, Any]]:
+        computed.append(clock[0])
+        clock[0] += 2.0  # computing takes 2 s
+        return [{"n": len(computed)}]
+
+    assert board.get("k", costly) == [{"n": 1}]
+    version[0] += 1  # a rated game finished
+    clock[0] += 19.0
+    assert board.get("k", costly) == [{"n": 1}] and len(computed) == 1  # 19 s < 10 × 2 s
+    clock[0] += 1.5
+    assert board.get("k", costly) == [{"n": 2}]
+    cheap = boards_module.Boards(lambda: version[0], board_seconds=1.0, clock=lambda: clock[0])
+    assert cheap.get("c", lambda: [{"v": version[0]}]) == [{"v": version[0]}]
+    version[0] += 1
+    clock[0] += 1.0
+    assert cheap.get("c", lambda: [{"v": version[0]}]) == [{"v": version[0]}]  # 1 s: computed again
