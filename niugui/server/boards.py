@@ -11,13 +11,15 @@ most ``board_seconds`` longer — or :data:`COST_FACTOR` times what computing it
 more, so that rated games finishing all the time never keep the server computing boards more than
 a tenth of the time (at 100,000 rated games a board costs seconds). Concurrent askers of a board
 that must be recomputed wait for one computation (one connection of the pool) instead of each
-starting their own.
+starting their own, each board with its own lock and for at most ``wait`` seconds (then
+:class:`Busy`). A board is kept whole (its top :data:`BOARD_ROWS`) and each asker gets the slice they
+asked for, so asking for other lengths computes nothing more.
 
 >>> calls = []
 >>> boards = Boards(lambda: 1, board_seconds=0.0)
->>> boards.get(("points", 10), lambda: calls.append(1) or [{"id": "a"}])
-[{'id': 'a'}]
->>> boards.get(("points", 10), lambda: calls.append(1) or [])  # the ratings did not move: shared
+>>> boards.get("points", lambda: calls.append(1) or [{"id": "a"}, {"id": "b"}])
+[{'id': 'a'}, {'id': 'b'}]
+>>> boards.get("points", lambda: calls.append(1) or [], limit=1)  # the ratings did not move: shared
 [{'id': 'a'}]
 >>> len(calls)
 1
@@ -32,7 +34,13 @@ from dataclasses import dataclass
 from typing import Any
 
 MAX_BOARDS = 64
-"""Distinct boards (``by``, ``limit``) kept at once; beyond, the oldest is dropped."""
+"""Distinct boards kept at once; beyond, the oldest is dropped."""
+BOARD_ROWS = 500
+"""Rows a board is computed with (the most a leaderboard request may ask for)."""
+
+
+class Busy(TimeoutError):
+    """The board is being computed and did not come within the wait (the route answers 503)."""
 COST_FACTOR = 10.0
 """A board is computed again at most once per this many times what computing it cost."""
 
@@ -62,30 +70,51 @@ class Boards:
         self.computed = 0
         """How many boards were computed (the bench and the tests read it)."""
         self._boards: dict[Hashable, _Board] = {}
-        self._lock = threading.Lock()
+        self._locks: dict[Hashable, threading.Lock] = {}
+        self._guard = threading.Lock()
 
     def _fresh(self, board: _Board | None, version: int, now: float) -> bool:
         if board is None or now - board.at >= self.max_age:
             return False
         return board.version == version or now - board.at < max(self.board_seconds, COST_FACTOR * board.cost)
 
-    def get(self, key: Hashable, compute: Callable[[], list[dict[str, Any]]]) -> list[dict[str, Any]]:
-        """The board ``key``, from ``compute`` when the one kept is stale (one computation at a time:
-        the others wait for it and share it). Rows are copied, so a caller may change its own."""
+    def get(
+        self,
+        key: Hashable,
+        compute: Callable[[], list[dict[str, Any]]],
+        limit: int = BOARD_ROWS,
+        wait: float | None = None,
+    ) -> list[dict[str, Any]]:
+        """The first ``limit`` rows of board ``key``, from ``compute`` (which gives the top
+        :data:`BOARD_ROWS`) when the one kept is stale: one computation per board at a time, the others
+        wait at most ``wait`` seconds (:class:`Busy` after) and share it. Rows are copied."""
         version = self.version()
         board = self._boards.get(key)
         if not self._fresh(board, version, self.clock()):
-            with self._lock:
+            with self._guard:
+                lock = self._locks.setdefault(key, threading.Lock())
+            if not lock.acquire(timeout=-1 if wait is None else wait):
+                raise Busy(key)
+            try:
                 board = self._boards.get(key)
                 if not self._fresh(board, version, self.clock()):
-                    start = self.clock()
-                    rows = compute()
-                    done = self.clock()
-                    board = _Board(rows, version, done, done - start)
-                    self.computed += 1
-                    self._boards.pop(key, None)
-                    self._boards[key] = board
-                    while len(self._boards) > MAX_BOARDS:
-                        self._boards.pop(next(iter(self._boards)))
+                    board = self._compute(key, compute, version)
+            finally:
+                lock.release()
         assert board is not None
-        return [dict(row) for row in board.rows]
+        return [dict(row) for row in board.rows[:limit]]
+
+    def _compute(self, key: Hashable, compute: Callable[[], list[dict[str, Any]]], version: int) -> _Board:
+        start = self.clock()
+        rows = compute()
+        done = self.clock()
+        board = _Board(rows, version, done, done - start)
+        with self._guard:
+            self.computed += 1
+            self._boards.pop(key, None)
+            self._boards[key] = board
+            while len(self._boards) > MAX_BOARDS:
+                dropped = next(iter(self._boards))
+                self._boards.pop(dropped)
+                self._locks.pop(dropped, None)
+        return board

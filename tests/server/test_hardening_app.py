@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -110,6 +111,7 @@ def test_finding_3_leaderboards_are_computed_once_and_reads_are_capped_per_addre
     app = create_app(Config(data_dir=tmp_path, limits=limits))
     with TestClient(app) as http:
         store: Store = app.state.services.store
+        app.state.services.boards.clock = lambda: 0.0  # computing costs no time: fresh by version only
         farm_table(store, "t", ["a", "b", "c", "d"])
         play(store, "t", ["a", "b", "c", "d"], 3)
         computed: list[int] = []
@@ -446,3 +448,36 @@ def test_finding_3_a_costly_board_is_computed_again_at_most_a_tenth_of_the_time(
     version[0] += 1
     clock[0] += 1.0
     assert cheap.get("c", lambda: [{"v": version[0]}]) == [{"v": version[0]}]  # 1 s: computed again
+
+
+def test_finding_3_any_limit_reads_one_board_and_a_busy_board_answers_503(tmp_path: Path) -> None:
+    """Leaderboards of every length (limit 1..20) compute one board, sliced for each asker; while a
+    board is being computed, another asker waits at most ``READ_WAIT`` and answers 503 ``busy``, and a
+    different board is not held up. Before: one computation per limit and one global lock waited on
+    without a bound (review item 2)."""
+    limits = Limits(board_seconds=0.0, read_burst=100, read_rate=0.01)
+    app = create_app(Config(data_dir=tmp_path, limits=limits))
+    with TestClient(app) as http:
+        store: Store = app.state.services.store
+        app.state.services.boards.clock = lambda: 0.0  # computing costs no time: fresh by version only
+        farm_table(store, "t", ["a", "b", "c", "d"])
+        play(store, "t", ["a", "b", "c", "d"], 2)
+        computed: list[int] = []
+        store.leaderboard = counting(computed, store.leaderboard)  # type: ignore[method-assign]
+        lengths = [len(http.get(f"/api/leaderboard?limit={n}").json()["players"]) for n in range(1, 21)]
+        assert lengths == [min(n, 4) for n in range(1, 21)] and len(computed) == 1
+        boards: boards_module.Boards = app.state.services.boards
+        least = app.state.services.config.community.rated_min_games
+        play(store, "t", ["a", "b", "c", "d"], 1)  # the points board is stale now
+        boards._locks.setdefault(("points", least), threading.Lock()).acquire()  # being computed
+        original, waits = boards.get, []
+
+        def short_wait(*args: Any, **kwargs: Any) -> Any:
+            waits.append(args[3] if len(args) > 3 else kwargs.get("wait"))
+            return original(args[0], args[1], args[2], 0.05)
+
+        boards.get = short_wait  # type: ignore[method-assign]
+        busy = http.get("/api/leaderboard")
+        assert busy.status_code == 503 and busy.json()["detail"]["code"] == "busy"
+        assert waits == [2.0]  # the route bounds the wait by READ_WAIT
+        assert http.get("/api/leaderboard?by=rating").status_code == 200  # another board: not held

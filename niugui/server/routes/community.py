@@ -9,7 +9,9 @@ from fastapi import Path as PathParam
 from fastapi.responses import Response
 
 from .. import collusion, profiles
-from ..http_errors import fail
+from ..boards import BOARD_ROWS, Busy
+from ..fairuse import READ_WAIT
+from ..http_errors import fail, refuse
 from ..services import Services
 
 router = APIRouter()
@@ -35,10 +37,14 @@ def leaderboard(
 
     def compute() -> list[dict[str, Any]]:  # only a board computed again takes a place to read
         with svc.fair.reading():
-            board = store.rating_leaderboard(limit, least) if by == "rating" else store.leaderboard(limit)
+            top = BOARD_ROWS
+            board = store.rating_leaderboard(top, least) if by == "rating" else store.leaderboard(top)
             return collusion.mark(store, board, community)
 
-    rows = svc.boards.get((by, limit, least), compute)
+    try:  # one board per (by, least) whatever the limit asked; a wait as long as for a place to read
+        rows = svc.boards.get((by, least), compute, limit, READ_WAIT)
+    except Busy:
+        raise refuse(svc.metrics, 503, "busy", "the server is busy; try again in a moment", 1) from None
     return {"by": by, "players": rows, **({"min_games": least} if by == "rating" else {})}
 
 
