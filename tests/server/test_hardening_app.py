@@ -287,9 +287,8 @@ def test_finding_8_rating_only_among_distinct_people() -> None:
 
     def table(*players: PlayerRef | None) -> Any:  # what rated_game reads of a table
         game = type("Over", (), {"result": WIN})()
-        return type(
-            "State", (), {"game": game, "players": list(players), "settings": TableSettings(rated=True)}
-        )()
+        fields = {"game": game, "players": list(players), "settings": TableSettings(rated=True), "code": None}
+        return type("State", (), fields)()
 
     me, them = PlayerRef(id="me", nickname="me"), PlayerRef(id="them", nickname="them")
     mine = PlayerRef(id="mybot", nickname="mybot", bot_account=True)
@@ -394,6 +393,12 @@ def test_finding_11_profiles_count_private_games_only_for_those_who_may_see_them
         for insider in ("ann", "bo"):
             seen = profile(insider)
             assert seen["games"] == 1 and seen["modes"]["2v2"]["won"] == 1 and len(seen["recent"]) == 1
+        # a private table made rated: its games move no rating (which would show them to everyone)
+        over = type("Over", (), {"result": WIN})()
+        seats = [PlayerRef(id=a, nickname=a) for a in (ann, bo, "d1", "d2")]
+        private = {"game": over, "players": seats, "settings": TableSettings(rated=True), "code": "ABCDEF"}
+        assert rated_game(type("State", (), private)()) is None  # type: ignore[arg-type]
+        assert rated_game(type("State", (), {**private, "code": None})()) is not None
 
 
 def test_finding_6_the_reference_bot_client_honours_its_owners_consent(server: Server) -> None:

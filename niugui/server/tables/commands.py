@@ -530,10 +530,14 @@ def rated_game(state: TableModel) -> RatedGame | None:
     """What a finished game moves in the ratings: at a rated table, with at least two people (one
     person against bots alone is not rated, so nobody farms a rating from bots). A bot account is no
     person here (issue 33, finding 8: one person, their bot account and two bots were a rated game);
-    its own rating still moves in a game rated by two people."""
+    its own rating still moves in a game rated by two people. A private table (a join code) is never
+    rated: its games are seen only by its players, and a rating, its history and the leaderboard would
+    show them to everyone (review of finding 11)."""
     game = state.game
     people = [p for p in state.players if p is not None and p.bot is None and p.id and not p.bot_account]
-    if not state.settings.rated or game is None or game.result is None or len(people) < 2:
+    if not state.settings.rated or state.code is not None:
+        return None
+    if game is None or game.result is None or len(people) < 2:
         return None
     return RatedGame(
         game.result,
