@@ -76,19 +76,29 @@ def http_url(ws: str) -> str:
     return urlunsplit((scheme, parts.netloc, path, "", ""))
 
 
-def put_consent(ws: str, token: str, invitable_by: str, max_tables: int) -> dict[str, Any]:
-    """Tell the server who may invite this bot account and to how many tables at once
-    (``PUT /api/me/invitations``, issue 33 finding 6); the server's answer."""
-    body = json.dumps({"invitable_by": invitable_by, "max_tables": max_tables}).encode()
+def consent_call(ws: str, token: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``GET /api/me/invitations`` (``body`` None) or ``PUT`` it: who may invite this bot account and
+    to how many tables at once (issue 33 finding 6); the server's answer."""
     request = urllib.request.Request(
         http_url(ws) + "/api/me/invitations",
-        data=body,
-        method="PUT",
+        data=None if body is None else json.dumps(body).encode(),
+        method="GET" if body is None else "PUT",
         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
     )
     with urllib.request.urlopen(request, timeout=30) as answer:
         found: dict[str, Any] = json.loads(answer.read())
     return found
+
+
+def put_consent(ws: str, token: str, invitable_by: str | None, max_tables: int | None) -> dict[str, Any]:
+    """Change only what was given (None keeps the server's current value, read first), so that one
+    flag never resets the other; the server's answer."""
+    current = consent_call(ws, token)
+    if invitable_by is not None:
+        current["invitable_by"] = invitable_by
+    if max_tables is not None:
+        current["max_tables"] = max_tables
+    return consent_call(ws, token, current)
 
 
 def _kind(cards: list[str]) -> str:
@@ -269,8 +279,9 @@ class BotClient:
             )
             return 2
         self.say(f"connected as {account['nickname']} (bot account {account.get('username')})")
-        if self.invitable_by is not None or self.max_tables is not None:
-            await self._consent()
+        if (self.invitable_by is not None or self.max_tables is not None) and not await self._consent():
+            await ws.close()
+            return 2  # the owner's consent was not recorded: do not play under another
         held = {ref["table"] for ref in welcome["seats"]}
         for table_id in list(self.tables):
             if table_id not in held:
@@ -292,14 +303,17 @@ class BotClient:
         await ws.close()
         return 0
 
-    async def _consent(self) -> None:
-        """Send the owner's consent to invitations (the server enforces it; finding 6)."""
-        who, most = self.invitable_by or "anyone", 4 if self.max_tables is None else self.max_tables
+    async def _consent(self) -> bool:
+        """Send the owner's consent to invitations (the server enforces it; finding 6): only the flags
+        given change. False when the server did not record it."""
         try:
-            await asyncio.to_thread(put_consent, self.url, self.token, who, most)
-            self.say(f"invitations: from {who}, to at most {most} tables at once")
-        except OSError as error:  # HTTPError and URLError too
+            given = self.invitable_by, self.max_tables
+            now = await asyncio.to_thread(put_consent, self.url, self.token, *given)
+        except (OSError, ValueError) as error:  # HTTPError and URLError too; a body that is not JSON
             self.say(f"could not set who may invite this account: {error}")
+            return False
+        self.say(f"invitations: from {now['invitable_by']}, to at most {now['max_tables']} tables at once")
+        return True
 
     async def _read(self, ws: Any) -> None:
         async for text in ws:

@@ -412,6 +412,11 @@ def test_finding_6_the_reference_bot_client_honours_its_owners_consent(server: S
     }
     auth = {"Authorization": f"Bearer {token}"}
     assert httpx.get(server.url + "/api/me/invitations", headers=auth).json()["max_tables"] == 2
+    # one flag at a time changes only itself (review 5: --max-tables reset invitable_by to anyone)
+    assert put_consent_of_client(ws_url(server.url), token, None, 3)["invitable_by"] == "friends"
+    assert put_consent_of_client(ws_url(server.url), token, "nobody", None)["max_tables"] == 3
+    unset = BotClient(server.url, "not-a-token", lambda: ExpertBot(), max_tables=1, say=lambda _: None)
+    assert asyncio.run(unset._consent()) is False  # refused (401): the client stops rather than play
 
     sent: list[dict[str, Any]] = []
 
