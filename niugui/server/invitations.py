@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from . import logs
 from .directory import Directory
 from .protocol import Invitation, Invite
-from .tables import Client, Fault, Reply, Table
+from .tables import Answer, Client, Fault, Reply, Table
 
 
 def invite(directory: Directory, client: Client, table: Table, message: Invite, reply: Reply) -> None:
@@ -41,9 +41,24 @@ def invite(directory: Directory, client: Client, table: Table, message: Invite, 
 def check_tables(directory: Directory, bot_id: str, table_id: str) -> None:
     """Refused when the bot account ``bot_id`` holds seats at as many unfinished tables (other than
     ``table_id``) as its owner allows (on ``invite``, and on the bot's own ``sit``)."""
-    held = {s["table"] for s in directory.seats_of(bot_id) if s["status"] != "finished"} - {table_id}
+    held = {s["table"] for s in directory.seats_of(bot_id) if s["status"] != "finished"}
+    held = (held | directory.claims(bot_id)) - {table_id}  # sits in flight count too
     if len(held) >= directory.social(bot_id).invite_tables:
         raise Fault("invite_limit", "that bot account is at as many tables as its owner allows")
+
+
+def claim_seat(directory: Directory, bot_id: str, table_id: str, reply: Reply) -> Reply:
+    """A bot account's ``sit`` at ``table_id``: refused past its owner's cap (:func:`check_tables`),
+    else counted as held until its answer (the directory knows the seat only once it is stored); the
+    reply that gives the claim back. The cap is per node: a bot account connected to one node."""
+    check_tables(directory, bot_id, table_id)
+    directory.claim(bot_id, table_id)
+
+    def answered(answer: Answer | BaseException) -> None:
+        directory.release(bot_id, table_id)
+        reply(answer)
+
+    return answered
 
 
 def invite_friend(

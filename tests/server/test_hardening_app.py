@@ -401,6 +401,33 @@ def test_finding_11_profiles_count_private_games_only_for_those_who_may_see_them
         assert rated_game(type("State", (), {**private, "code": None})()) is not None
 
 
+def test_finding_6_sits_sent_together_count_under_the_cap(server: Server) -> None:
+    """Six invitations answered by six ``sit`` frames sent together, none awaited: at most
+    ``max_tables`` (4) are seated, the rest refused ``invite_limit``. Before (review item 1): the cap
+    read only stored seats, so all six sits passed."""
+    bot = bot_account(server, "togetherbot")
+    assert put_consent(server, bot, "anyone", 4).status_code == 200
+    hosts = [Player(server, f"tog{n}") for n in range(6)]
+    tables = [
+        h.ok("create_table", settings={"name": f"g{n}"})["data"]["table"]["id"] for n, h in enumerate(hosts)
+    ]
+    for host, table in zip(hosts, tables, strict=True):
+        host.ok("sit", table=table, seat=0)
+        host.ok("invite", table=table, username="togetherbot", seat=1)
+    seats = {table: invited(bot, table)["seat"] for table in tables}
+    for n, table in enumerate(tables):
+        bot.send_raw(json.dumps({"type": "sit", "id": f"together{n}", "table": table, "seat": seats[table]}))
+    answers: dict[str, dict[str, Any]] = {}
+    while len(answers) < len(tables):
+        message = bot.recv()
+        if message["type"] in ("ack", "error") and str(message.get("id", "")).startswith("together"):
+            answers[message["id"]] = message
+    kinds = sorted((a["type"], a.get("code")) for a in answers.values())
+    assert kinds == [("ack", None)] * 4 + [("error", "invite_limit")] * 2, kinds
+    for player in (bot, *hosts):
+        player.close()
+
+
 def test_finding_6_the_reference_bot_client_honours_its_owners_consent(server: Server) -> None:
     """``niugui bot-client --invitable-by --max-tables`` sends its owner's choice to the server on
     connecting, and declines invitations beyond its cap itself (the server refuses them anyway)."""
