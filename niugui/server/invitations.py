@@ -28,14 +28,28 @@ def invite(directory: Directory, client: Client, table: Table, message: Invite, 
     guests = list(directory.bot_connections(username))
     if not guests:
         raise Fault("bot_offline", f"no bot account {username!r} is connected; start its client")
-    consent = directory.social(guests[0].account_id)
-    if directory.blocks(guests[0].account_id, client.account_id) or not (
-        consent.invite_from == "anyone"
-        or (consent.invite_from == "friends" and client.account_id in consent.friends)
-    ):
+    if directory.blocks(guests[0].account_id, client.account_id):  # answered as offline: not revealed
+        raise Fault("bot_offline", f"no bot account {username!r} is connected; start its client")
+    if not may_invite(directory, client.account_id, guests[0].account_id):
         raise Fault("not_invitable", f"the owner of {username!r} does not let you invite it")
     check_tables(directory, guests[0].account_id, table.id)
     table.invite(client, guests[0].account_id, message.seat, _notify(client, table, guests, False), reply)
+
+
+def may_invite(directory: Directory, inviter: str, guest: str) -> bool:
+    """Does ``guest``'s consent (``invitable_by``: nobody, friends, anyone) let ``inviter`` invite it?
+    One rule for both ways of inviting (a bot account by name, a friend); a block is checked apart,
+    where it is answered as offline.
+
+    >>> from niugui.server.friends_store import Social
+    >>> class Known:  # what may_invite reads of a directory: g lets only its friend f invite it
+    ...     def social(self, account_id): return Social(frozenset({"f"}), invite_from="friends")
+    >>> may_invite(Known(), "f", "g"), may_invite(Known(), "x", "g")
+    (True, False)
+    """
+    consent = directory.social(guest)
+    friends = consent.invite_from == "friends" and inviter in consent.friends
+    return consent.invite_from == "anyone" or friends
 
 
 def check_tables(directory: Directory, bot_id: str, table_id: str) -> None:
@@ -71,6 +85,8 @@ def invite_friend(
     guests = list(directory.connections(friend))
     if not guests or directory.blocks(friend, client.account_id):
         raise Fault("friend_offline", "that friend is not connected now")
+    if not may_invite(directory, client.account_id, friend):  # a bot account befriended: its consent too
+        raise Fault("not_invitable", "that account's owner does not let you invite it")
     table.invite(client, friend, seat, _notify(client, table, guests, True), reply, friend=True)
 
 

@@ -428,6 +428,34 @@ def test_finding_6_sits_sent_together_count_under_the_cap(server: Server) -> Non
         player.close()
 
 
+def test_finding_6_one_consent_for_both_ways_of_inviting_and_a_block_is_not_revealed(server: Server) -> None:
+    """A bot account whose owner lets nobody invite it cannot be invited as a friend either
+    (``not_invitable``); a bot account that blocks a guest is answered ``bot_offline`` to them, as if it
+    were not connected. Before (review items 6 and 13): the friend path ignored the consent, and the
+    block was answered ``not_invitable``, which told the guest they were blocked."""
+    bot = bot_account(server, "friendlybot")
+    host = Player(server, "befriender")
+    for me, them in ((host, bot), (bot, host)):  # asked and accepted: friends
+        auth = {"Authorization": f"Bearer {me.token}"}
+        assert httpx.post(f"{server.url}/api/friends/{them.account_id}", headers=auth, timeout=30).is_success
+    table = host.ok("create_table", settings={"name": "friendly"})["data"]["table"]["id"]
+    host.ok("sit", table=table, seat=0)
+    assert put_consent(server, bot, "nobody", 4).status_code == 200
+    refused = host.request("invite", table=table, friend=bot.account_id, seat=1)
+    assert refused["type"] == "error" and refused["code"] == "not_invitable", refused
+    assert put_consent(server, bot, "anyone", 4).status_code == 200
+    host.ok("invite", table=table, friend=bot.account_id, seat=1)
+    stranger = Player(server, "blockedone")
+    other = stranger.ok("create_table", settings={"name": "blocked"})["data"]["table"]["id"]
+    stranger.ok("sit", table=other, seat=0)
+    auth = {"Authorization": f"Bearer {bot.token}"}
+    assert httpx.post(f"{server.url}/api/blocks/{stranger.account_id}", headers=auth, timeout=30).is_success
+    answer = stranger.request("invite", table=other, username="friendlybot", seat=1)
+    assert answer["type"] == "error" and answer["code"] == "bot_offline", answer
+    for player in (bot, host, stranger):
+        player.close()
+
+
 def test_finding_6_the_reference_bot_client_honours_its_owners_consent(server: Server) -> None:
     """``niugui bot-client --invitable-by --max-tables`` sends its owner's choice to the server on
     connecting, and declines invitations beyond its cap itself (the server refuses them anyway)."""
