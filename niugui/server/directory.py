@@ -88,17 +88,6 @@ class Directory:
             1 for t in self._tables.values() if t.state.creator == account_id and t.state.status != "finished"
         )
 
-    def playing_at(self, account_id: str) -> str | None:
-        """The table where the account is in a game now, if any."""
-        return next(
-            (
-                t.id
-                for t in self._tables.values()
-                if t.state.status == "playing" and t.state.seat_of(account_id) is not None
-            ),
-            None,
-        )
-
     def seats_of(self, account_id: str) -> list[dict[str, Any]]:
         """Where an account holds a seat here: table id, seat, the table's name and status."""
         found: list[dict[str, Any]] = []

@@ -26,10 +26,13 @@ from niugui.server import collusion
 from niugui.server import store as store_module
 from niugui.server.app import create_app
 from niugui.server.config import Community, Config, Limits
+from niugui.server.directory import Directory
 from niugui.server.matchmaking import Preferences
 from niugui.server.protocol import PlayerRef, TableSettings
+from niugui.server.quick_tables import QuickTables
 from niugui.server.quickplay import Matchmaker
 from niugui.server.store import RatedGame, Store
+from niugui.server.tables import Answer, Fault, TableModel
 from niugui.server.tables.commands import rated_game
 
 WIN = Result("2v2", "win", [0, 2, 3], [1, 1, -1, -1], [0, 1])
@@ -546,3 +549,51 @@ def test_finding_3_any_limit_reads_one_board_and_a_busy_board_answers_503(tmp_pa
         assert busy.status_code == 503 and busy.json()["detail"]["code"] == "busy"
         assert waits == [2.0]  # the route bounds the wait by READ_WAIT
         assert http.get("/api/leaderboard?by=rating").status_code == 200  # another board: not held
+
+
+class _Pending:
+    """A quick-play table whose store writes are answered when the test says (the window)."""
+
+    def __init__(self, model: Any) -> None:
+        self.id, self.state, self.calls = model.id, model, []
+
+    def create(self, _settings: Any, reply: Callable[[Any], None]) -> None:
+        self.calls.append(reply)
+
+    def seat_group(self, _people: Any, _level: Any, reply: Callable[[Any], None]) -> None:
+        self.calls.append(reply)
+
+    def subscribe(self, *_: Any) -> None:
+        pass
+
+
+def test_finding_9_no_sit_between_a_quick_play_match_and_its_seating(tmp_path: Path) -> None:
+    """A group matched by quick play counts as waiting until its table is stored with them seated:
+    a ``sit`` elsewhere meanwhile is refused (``seated_elsewhere``), and one already seated elsewhere
+    when its table opens is not seated a second time (the check is asked again at opening; 再来一局 asks
+    the same predicate). Before (review item 8): the matcher took the group out of the queue and they
+    could sit at a second table until the quick-play table was stored."""
+
+    opened: list[_Pending] = []
+
+    class Factory:
+        def open(self, model: Any) -> _Pending:
+            opened.append(_Pending(model))
+            return opened[-1]
+
+    directory = Directory()
+    quick = QuickTables(Config(data_dir=tmp_path), None, None, directory, Factory())  # type: ignore[arg-type]
+    group = [(a, a, None) for a in ("a", "b", "c", "d")]
+    quick._open_table(group, Preferences(), False, lambda *_: None)
+    assert all(quick.waiting(a) for a in "abcd")  # the sit handler refuses seated_elsewhere for them
+    with pytest.raises(Fault) as refused:
+        quick.check_free("a")  # 再来一局 meanwhile
+    assert refused.value.code == "seated_elsewhere"
+    opened[0].calls.pop()(Answer())  # created ...
+    opened[0].calls.pop()(Answer())  # ... and seated
+    assert not any(quick.waiting(a) for a in "abcd")
+    model = TableModel("x", creator="z", code=None)
+    model.seats[0].player = PlayerRef(id="a", nickname="a")
+    directory.add(type("Busy", (), {"id": "x", "state": model})())  # "a" sits at a table not finished
+    quick._open_table(group, Preferences(), False, lambda *_: None)
+    assert len(opened) == 1 and not quick.waiting("b")  # not opened: "a" would play two games
