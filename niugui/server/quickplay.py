@@ -84,7 +84,7 @@ class Matchmaker:
             preferences,
             ready_at=now + escape_delay(escapes, self.policy),
             recent=self.recent.get(account, frozenset()),
-            origin=origin(getattr(client, "address", None)),  # a connection's address key (finding 8)
+            origin=origin(client.address),  # a connection's address key (finding 8)
         )
         again = account in self.queue
         self.queue.join(ticket)

@@ -16,6 +16,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 from server_harness import Player, Server
+from table_harness import FakeClient, rig
 
 from niugui.botclient import BotClient, ws_url
 from niugui.botclient import put_consent as put_consent_of_client
@@ -290,7 +291,13 @@ def test_finding_8_rating_only_among_distinct_people() -> None:
 
     def table(*players: PlayerRef | None) -> Any:  # what rated_game reads of a table
         game = type("Over", (), {"result": WIN})()
-        fields = {"game": game, "players": list(players), "settings": TableSettings(rated=True), "code": None}
+        fields = {
+            "game": game,
+            "players": list(players),
+            "settings": TableSettings(rated=True),
+            "code": None,
+            "origins": {},
+        }
         return type("State", (), fields)()
 
     me, them = PlayerRef(id="me", nickname="me"), PlayerRef(id="them", nickname="them")
@@ -399,7 +406,8 @@ def test_finding_11_profiles_count_private_games_only_for_those_who_may_see_them
         # a private table made rated: its games move no rating (which would show them to everyone)
         over = type("Over", (), {"result": WIN})()
         seats = [PlayerRef(id=a, nickname=a) for a in (ann, bo, "d1", "d2")]
-        private = {"game": over, "players": seats, "settings": TableSettings(rated=True), "code": "ABCDEF"}
+        rated = TableSettings(rated=True)
+        private = {"game": over, "players": seats, "settings": rated, "code": "ABCDEF", "origins": {}}
         assert rated_game(type("State", (), private)()) is None  # type: ignore[arg-type]
         assert rated_game(type("State", (), {**private, "code": None})()) is not None
 
@@ -597,3 +605,25 @@ def test_finding_9_no_sit_between_a_quick_play_match_and_its_seating(tmp_path: P
     directory.add(type("Busy", (), {"id": "x", "state": model})())  # "a" sits at a table not finished
     quick._open_table(group, Preferences(), False, lambda *_: None)
     assert len(opened) == 1 and not quick.waiting("b")  # not opened: "a" would play two games
+
+
+def test_finding_8_four_guests_of_one_address_at_a_rated_table_are_one_person(tmp_path: Path) -> None:
+    """At a creator's rated table, people are counted by where they sat down from: four guests of one
+    address are one person (not rated), two addresses are two (rated); the address is never in a
+    frame sent. Before (review item 10): only quick play compared addresses, so the creator's rated
+    table rated one person's four guests."""
+    r = rig(tmp_path)
+    guests = [FakeClient(f"g{n}", f"guest{n}", address="203.0.113.7") for n in range(4)]
+    for guest in guests:
+        r.hub.connect(guest)
+    table = r.hub.create_table(guests[0], TableSettings(rated=True), lambda _a: None)
+    for n, guest in enumerate(guests):
+        r.call(table.sit, guest, n)
+    state = table.state
+    assert state.origins == dict.fromkeys(("g0", "g1", "g2", "g3"), "203.0.113.7")
+    assert not any("203.0.113" in frame for guest in guests for frame in guest.frames)  # never sent
+    state.players = [PlayerRef(id=f"g{n}", nickname=f"guest{n}") for n in range(4)]
+    state.game = type("Over", (), {"result": WIN})()  # type: ignore[assignment]
+    assert rated_game(state) is None  # one person's four guests
+    state.origins["g1"] = "198.51.100.1"
+    assert rated_game(state) is not None  # two people
