@@ -11,23 +11,29 @@ protocol: one device's accounts share its address, which is what is compared.
 
 >>> distinct("10.0.0.1", "10.0.0.2"), distinct("10.0.0.1", "10.0.0.1"), distinct("", "")
 (True, False, True)
->>> origin("127.0.0.1"), origin("::1"), origin("203.0.113.9"), origin(None)
-('', '', '203.0.113.9', '')
+>>> from niugui.server.limits import address_key  # what a connection's address is: a key
+>>> [origin(address_key(host)) for host in ("127.0.0.1", "::1", "203.0.113.9", "2001:db8::5", None)]
+['', '', '203.0.113.9', '2001:db8::/64', '']
 """
 
 from __future__ import annotations
 
 import ipaddress
 
+from .limits import UNKNOWN_ADDRESS
+
+LOOPBACK_V6 = ipaddress.ip_address("::1")
+
 
 def origin(address: str | None) -> str:
     """The origin quick play compares: ``address`` (an address key), or '' when unknown or loopback."""
-    if not address:
+    if not address or address == UNKNOWN_ADDRESS:
         return ""
     try:
-        loopback = ipaddress.ip_network(address, strict=False).is_loopback
+        network = ipaddress.ip_network(address, strict=False)
     except ValueError:
         return address
+    loopback = network.is_loopback or LOOPBACK_V6 in network  # ::1's key is its /64, ::/64
     return "" if loopback else address
 
 

@@ -28,6 +28,7 @@ from niugui.server import store as store_module
 from niugui.server.app import create_app
 from niugui.server.config import Community, Config, Limits
 from niugui.server.directory import Directory
+from niugui.server.limits import address_key
 from niugui.server.matchmaking import Preferences
 from niugui.server.protocol import PlayerRef, TableSettings
 from niugui.server.quick_tables import QuickTables
@@ -286,6 +287,8 @@ def test_finding_8_rating_only_among_distinct_people() -> None:
         ["a0", "a1", "a2", "a3"]
     ]
     assert quick_play(["127.0.0.1"] * 4) == [["a0", "a1", "a2", "a3"]]  # the server's own machine
+    for host in ("::1", None):  # as connections carry them, keys (review 11): ::1's /64, unknown "?"
+        assert quick_play([address_key(host)] * 4) == [["a0", "a1", "a2", "a3"]]
     eight = quick_play(["203.0.113.7", "198.51.100.1", "192.0.2.5", "203.0.113.8"] * 2)
     assert len(eight) == 2 and all(len({int(a[1:]) % 4 for a in group}) == 4 for group in eight)
 
