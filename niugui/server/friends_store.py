@@ -48,6 +48,8 @@ Standing = Literal["requested", "friends"]
 InviteFrom = Literal["nobody", "friends", "anyone"]
 """Who may invite a bot account to a table (its owner's choice; issue 33, finding 6)."""
 
+MAX_MUTES = 200
+"""Accounts one account may mute at once (issue 33, finding 5: muting is stored with the account)."""
 RECENT = 20
 """How many people one played with lately ``GET /api/me/recent`` lists."""
 
@@ -58,8 +60,6 @@ class Social:
 
     friends: frozenset[str] = field(default_factory=frozenset)
     blocks: frozenset[str] = field(default_factory=frozenset)
-    mutes: frozenset[str] = field(default_factory=frozenset)
-    """Whose chat it does not want to see, on every device (issue 33, finding 5)."""
     invite_from: InviteFrom = "anyone"
     """A bot account's consent: who may invite it (issue 33, finding 6) ..."""
     invite_tables: int = 4
@@ -105,25 +105,34 @@ class Friends:
             c.execute(blocks.delete().where(blocks.c.blocker == blocker, blocks.c.blocked == blocked))
 
     def social(self, account_id: str) -> Social:
-        """The account's friends, the accounts it blocks and mutes, and its consent to invitations."""
+        """The account's friends, the accounts it blocks, and its consent to invitations."""
         with self.engine.begin() as c:
-            muted = c.execute(sa.select(mutes.c.muted).where(mutes.c.account_id == account_id))
             consent = c.execute(
                 sa.select(accounts.c.invite_from, accounts.c.invite_tables).where(accounts.c.id == account_id)
             ).first()
             return Social(
                 frozenset(_friend_ids(c, account_id)),
                 frozenset(_blocked_ids(c, account_id)),
-                frozenset(r.muted for r in muted),
                 *((consent.invite_from, int(consent.invite_tables)) if consent is not None else ()),
             )
 
-    def mute(self, account_id: str, other: str, muted: bool) -> None:
-        """``account_id`` mutes (or unmutes) ``other``'s chat, on all its devices (finding 5)."""
+    def mutes(self, account_id: str) -> list[str]:
+        """Whose chat ``account_id`` does not want to see, on every device (finding 5), sorted."""
         with self.engine.begin() as c:
+            return _muted(c, account_id)
+
+    def mute(self, account_id: str, other: str, muted: bool) -> list[str] | None:
+        """``account_id`` mutes (or unmutes) ``other``'s chat, on all its devices (finding 5): whom it
+        mutes now, or None (nothing changed) when that would be more than :data:`MAX_MUTES`."""
+        with self.engine.begin() as c:
+            mine = mutes.c.account_id == account_id
+            others = sa.select(sa.func.count()).where(mine, mutes.c.muted != other)
+            if muted and c.execute(others).scalar_one() >= MAX_MUTES:
+                return None
             c.execute(mutes.delete().where(mutes.c.account_id == account_id, mutes.c.muted == other))
             if muted:
                 c.execute(mutes.insert().values(account_id=account_id, muted=other, created_at=time.time()))
+            return _muted(c, account_id)
 
     def consent(self, account_id: str, invite_from: InviteFrom, tables: int) -> None:
         """A bot account's owner sets who may invite it and to how many tables at once (finding 6)."""
@@ -221,3 +230,8 @@ def _listed(people: dict[str, dict[str, Any]], ids: set[str]) -> list[dict[str, 
     return sorted(
         (dict(people[i]) for i in ids if i in people), key=lambda p: (p["nickname"], p["account_id"])
     )
+
+
+def _muted(c: sa.Connection, account_id: str) -> list[str]:
+    query = sa.select(mutes.c.muted).where(mutes.c.account_id == account_id).order_by(mutes.c.muted)
+    return [r.muted for r in c.execute(query)]

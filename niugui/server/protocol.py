@@ -1062,6 +1062,7 @@ HttpErrorCode = Literal[
     "registered_only",  # 403: only a registered account (not a guest, not a bot) owns a club
     "room_in_play",  # 409: a room in play cannot be closed; wait for its game to end
     "bot_only",  # 403: only a bot account sets who may invite it (issue 33)
+    "too_many_mutes",  # 422: an account mutes at most MAX_MUTES others (issue 33)
 ]
 
 

@@ -23,7 +23,7 @@ from niugui.botclient import put_consent as put_consent_of_client
 from niugui.bots.expert import ExpertBot
 from niugui.game import Result
 from niugui.server import boards as boards_module
-from niugui.server import collusion
+from niugui.server import collusion, friends_store
 from niugui.server import store as store_module
 from niugui.server.app import create_app
 from niugui.server.config import Community, Config, Limits
@@ -179,6 +179,25 @@ def test_finding_5_muting_is_stored_with_the_account(tmp_path: Path) -> None:
             "muted": []
         }
         assert http.get("/api/me/mutes", headers=me).json() == {"muted": []}
+
+
+def test_finding_5_mutes_are_capped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An account mutes at most ``MAX_MUTES`` others: one more is refused (422 ``too_many_mutes``) and
+    changes nothing; muting one already muted again still answers. Before (review item 14): no cap,
+    every mute kept for ever."""
+    monkeypatch.setattr(friends_store, "MAX_MUTES", 2)
+    with TestClient(create_app(Config(data_dir=tmp_path))) as http:
+        ann = http.post("/api/guest", json={"nickname": "ann"}).json()
+        me = {"Authorization": f"Bearer {ann['token']}"}
+        others = [
+            http.post("/api/guest", json={"nickname": f"o{n}"}).json()["account"]["id"] for n in range(3)
+        ]
+        for other in others[:2]:
+            assert http.put(f"/api/me/mutes/{other}", headers=me).status_code == 200
+        refused = http.put(f"/api/me/mutes/{others[2]}", headers=me)
+        assert refused.status_code == 422 and refused.json()["detail"]["code"] == "too_many_mutes"
+        assert http.put(f"/api/me/mutes/{others[1]}", headers=me).json() == {"muted": sorted(others[:2])}
+        assert http.get("/api/me/mutes", headers=me).json() == {"muted": sorted(others[:2])}
 
 
 @pytest.fixture(scope="module")

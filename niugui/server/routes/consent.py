@@ -10,7 +10,7 @@ from typing import Any
 from fastapi import APIRouter, Header
 from starlette.concurrency import run_in_threadpool
 
-from ..friends_store import friends_of
+from ..friends_store import MAX_MUTES, friends_of
 from ..http_errors import fail
 from ..protocol import InviteConsent
 from ..services import Services
@@ -24,20 +24,20 @@ async def my_mutes(svc: Services, authorization: str | None = Header(None)) -> d
     """``{"muted": [account id, ...]}``: whose quick chat you do not see, on any of your devices."""
 
     def read(authorization: str | None) -> list[str]:
-        return sorted(friends_of(svc.store).social(signed_in(svc, authorization).id).mutes)
+        return friends_of(svc.store).mutes(signed_in(svc, authorization).id)
 
     return {"muted": await run_in_threadpool(read, authorization)}
 
 
 async def _mute(svc: Services, authorization: str | None, account_id: str, muted: bool) -> dict[str, Any]:
-    def write(authorization: str | None) -> dict[str, Any]:
+    def write(authorization: str | None) -> list[str]:
         me = other_than(svc, authorization, account_id)
-        friends_of(svc.store).mute(me.id, account_id, muted)
-        return socials(svc, me.id)
+        now = friends_of(svc.store).mute(me.id, account_id, muted)
+        if now is None:
+            raise fail(422, "too_many_mutes", f"you may mute at most {MAX_MUTES} players; unmute some first")
+        return now
 
-    changed = await run_in_threadpool(write, authorization)
-    keep(svc, changed)
-    return {"muted": sorted(next(iter(changed.values())).mutes)}
+    return {"muted": await run_in_threadpool(write, authorization)}
 
 
 @router.put("/api/me/mutes/{account_id}")

@@ -226,6 +226,7 @@ export const EN = {
     err_not_friends: "You can invite only your friends",
     err_friend_offline: "That friend is not online now",
     err_not_yourself: "That is your own account",
+    err_too_many_mutes: "You mute too many players; unmute some first",
     err_no_player: "There is no such player",
     err_no_game: "There is no such game",
     err_game_in_progress: "This game is still being played; its record comes when it ends",

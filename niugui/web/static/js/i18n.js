@@ -233,6 +233,7 @@ const MORE = {
     err_not_friends: "只能邀请你的好友",
     err_friend_offline: "这位好友现在不在线",
     err_not_yourself: "这是你自己的账号",
+    err_too_many_mutes: "屏蔽的人太多了，先取消一些",
     err_no_player: "没有这个玩家",
     err_no_game: "没有这局牌",
     err_game_in_progress: "这局牌还在进行，结束后才有记录",
