@@ -12,12 +12,14 @@ export const BUBBLE_MS = 3500;
 
 let mutedAccounts = new Set();
 
-/** Read whom your account mutes (once per table screen); a failure keeps the list as it was. */
+/** Read whom your account mutes (once per table screen). The list is emptied first, so another
+ * account signed in on this page never hears with the last one's mutes; a failure leaves it empty. */
 export async function loadMutes() {
+  mutedAccounts = new Set();
   try {
     mutedAccounts = new Set((await api("GET", "/api/me/mutes")).muted);
   } catch {
-    /* offline: the last list read stays */
+    /* offline or signed out: nobody muted until the next read */
   }
 }
 

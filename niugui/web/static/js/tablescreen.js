@@ -62,7 +62,8 @@ export class TableScreen {
     this.overlay = el("div", "overlay hidden");
     root.append(this.overlay);
     this.renderBar();
-    loadMutes(); // whom your account mutes, on every device (issue 33, finding 5)
+    // whom your account mutes, on every device (issue 33, finding 5); the drawer shows it once read
+    loadMutes().then(() => this.renderDrawer());
     if (this.h.conn.online) this.subscribe();
   }
 
