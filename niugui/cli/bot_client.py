@@ -7,6 +7,8 @@ import os
 import sys
 from typing import Any
 
+from ..server.consent import INVITE_FROM, MAX_INVITE_TABLES
+
 PROG = "niugui bot-client"
 TOKEN_ENV = "NIUGUI_TOKEN"
 
@@ -35,7 +37,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="the bot's seed")
     parser.add_argument("--stop-after", type=int, default=None, metavar="N",
                         help="stop once N games are played (and none is in progress)")
-    parser.add_argument("--invitable-by", choices=("nobody", "friends", "anyone"), default=None,
+    parser.add_argument("--invitable-by", choices=INVITE_FROM, default=None,
                         help="who may invite this bot account to a table (sent to the server, which "
                         "enforces it; default: leave the account's setting, at first anyone)")
     parser.add_argument("--max-tables", type=int, default=None, metavar="N",
@@ -60,8 +62,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--budget must be a positive number of seconds")
     if args.stop_after is not None and args.stop_after < 1:
         return _fail("--stop-after must be at least 1")
-    if args.max_tables is not None and not 0 <= args.max_tables <= 50:
-        return _fail("--max-tables must be between 0 and 50")
+    if args.max_tables is not None and not 0 <= args.max_tables <= MAX_INVITE_TABLES:
+        return _fail(f"--max-tables must be between 0 and {MAX_INVITE_TABLES}")
     try:
         ws_url(args.server)
         load_bot(args.bot)

@@ -27,6 +27,7 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
+from .consent import DEFAULT_INVITE_FROM, DEFAULT_INVITE_TABLES, InviteFrom
 from .store import Store, accounts, games, ledger, metadata, mutes
 
 friend_requests = sa.Table(
@@ -45,8 +46,6 @@ blocks = sa.Table(
 )
 
 Standing = Literal["requested", "friends"]
-InviteFrom = Literal["nobody", "friends", "anyone"]
-"""Who may invite a bot account to a table (its owner's choice; issue 33, finding 6)."""
 
 MAX_MUTES = 200
 """Accounts one account may mute at once (issue 33, finding 5: muting is stored with the account)."""
@@ -60,9 +59,9 @@ class Social:
 
     friends: frozenset[str] = field(default_factory=frozenset)
     blocks: frozenset[str] = field(default_factory=frozenset)
-    invite_from: InviteFrom = "anyone"
+    invite_from: InviteFrom = DEFAULT_INVITE_FROM
     """A bot account's consent: who may invite it (issue 33, finding 6) ..."""
-    invite_tables: int = 4
+    invite_tables: int = DEFAULT_INVITE_TABLES
     """... and to at most how many unfinished tables at once (its seats held there count)."""
 
 

@@ -31,6 +31,7 @@ from niugui.bots.levels import NAMES as LEVEL_NAMES
 from niugui.game import SeatView
 
 from . import timer
+from .consent import DEFAULT_INVITE_FROM, DEFAULT_INVITE_TABLES, MAX_INVITE_TABLES, InviteFrom
 
 PROTOCOL_VERSION = 2
 """2: a connection authenticates with its first message (``auth``), not a token in the URL; a play
@@ -1079,8 +1080,8 @@ class InviteConsent(Message):
     at most how many unfinished tables at once (issue 33, finding 6). Set by its owner (the bot client
     sends its ``--invitable-by`` and ``--max-tables``); the server refuses the rest."""
 
-    invitable_by: Literal["nobody", "friends", "anyone"] = "anyone"
-    max_tables: int = Field(4, ge=0, le=50, strict=True)
+    invitable_by: InviteFrom = DEFAULT_INVITE_FROM
+    max_tables: int = Field(DEFAULT_INVITE_TABLES, ge=0, le=MAX_INVITE_TABLES, strict=True)
 
 
 class SessionResponse(Message):

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 from niugui.game import Result
 from niugui.ratings import BOT_RATINGS, Rating, rate_game
 
+from .consent import DEFAULT_INVITE_FROM, DEFAULT_INVITE_TABLES
 from .protocol import AnyEvent, EvDeal, EvGameOver
 
 metadata = sa.MetaData()
@@ -37,8 +38,8 @@ accounts = sa.Table(
     sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
     # a bot account's consent to invitations (issue 33, finding 6; niugui/server/consent.py): from
     # whom ("nobody", "friends", "anyone") and to at most how many unfinished tables at once
-    sa.Column("invite_from", sa.String(8), nullable=False, server_default="anyone"),
-    sa.Column("invite_tables", sa.Integer, nullable=False, server_default="4"),
+    sa.Column("invite_from", sa.String(8), nullable=False, server_default=DEFAULT_INVITE_FROM),
+    sa.Column("invite_tables", sa.Integer, nullable=False, server_default=str(DEFAULT_INVITE_TABLES)),
 )
 sessions = sa.Table(
     "sessions",
