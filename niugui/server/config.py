@@ -94,11 +94,11 @@ class Limits:
     read_burst: float = 20.0
     reads_at_once: int = 4
     """... and at most this many of them reading the database at once, from all addresses together
-    (fewer than the pool's 5 connections, so a flood of them never starves a table's writes or a
-    login; one more waits up to 2 s, then 503 ``busy``)."""
+    (fewer than the pool's 5 steady connections, of its 15 with overflow, so a flood of them never
+    starves a table's writes or a login; one more waits up to 2 s, then 503 ``busy``)."""
     board_seconds: float = 1.0
-    """A leaderboard is computed again at most this often while rated games keep finishing (and
-    never while none does: ``niugui/server/boards.py``)."""
+    """A leaderboard is computed again at most this often while rated games keep finishing; while none
+    does, once a minute (``max_age``, for changed nicknames: ``niugui/server/boards.py``)."""
     club_members: int = 200
     """Members (and requests waiting) one club may have (issue 29: clubs) ..."""
     clubs_per_account: int = 20

@@ -168,7 +168,9 @@ class TableSettings(Request):
         description="记牌器: the page may show how many of each rank are unseen (public plays only, R12)",
     )
     rated: bool = Field(
-        False, description="ratings move after each finished game with at least two human seats"
+        False,
+        description="ratings move after each finished game with at least two people (a bot account is no"
+        " one, one address's accounts are one); never at a private table",
     )
     club: str | None = Field(
         None,
@@ -1183,7 +1185,10 @@ class Profile(Message):
     registered: bool
     rating: RatingInfo | None = Field(description="null before a first rated game")
     history: list[RatingPoint] = Field(description="the rating after each rated game, oldest first")
-    games: int = Field(description="games played (finished or escaped), rated or not")
+    games: int = Field(
+        description="games played (finished or escaped) that you may see: rated or not, a private"
+        " table's only for its players"
+    )
     upstream_rate: float | None = Field(description="share of games finished first (上游, R32); null: none")
     escapes: int
     escape_rate: float | None = Field(description="escapes (R35) per game; null before a first game")

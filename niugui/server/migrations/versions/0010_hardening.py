@@ -3,7 +3,8 @@ leaderboards and fair play read by game; finding 3), muting stored with the acco
 bot account's consent to invitations (finding 6).
 
 Revision ID: 0010_hardening
-Revises: 0009_swiss (assigned; chained here to 0007_friends, main's head, until the integrator re-chains)
+Revises: 0007_friends (main's head when written; the brief assigned 0009_swiss, which the
+integrator re-chains to)
 """
 
 from __future__ import annotations
