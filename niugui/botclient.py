@@ -341,7 +341,7 @@ class BotClient:
             self.say(f"invited by {message['by']} to table {message['table']}, seat {message['seat']}")
             others = self.tables.keys() - {message["table"]}
             if self.max_tables is not None and len(others) >= self.max_tables:
-                self.say(f"declined: playing at {len(self.tables)} tables already (--max-tables)")
+                self.say(f"declined: playing at {len(others)} other tables already (--max-tables)")
                 return
             self._run(message["table"])
             await self._send("sit", message["table"], seat=message["seat"], code=message.get("code"))

@@ -267,6 +267,9 @@ def test_finding_6_a_bot_account_is_invited_only_with_its_owners_consent(server:
     assert refused["type"] == "error" and refused["code"] == "not_invitable"
     person = put_consent(server, guests[0], "anyone", 10)
     assert person.status_code == 403 and person.json()["detail"]["code"] == "bot_only"
+    auth = {"Authorization": f"Bearer {guests[0].token}"}  # nor read there (review 25)
+    person = httpx.get(server.url + "/api/me/invitations", headers=auth, timeout=30)
+    assert person.status_code == 403 and person.json()["detail"]["code"] == "bot_only"
     assert put_consent(server, bot, "anyone", 51).status_code == 422  # bounded
     for player in (bot, *guests):
         player.close()

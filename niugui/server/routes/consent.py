@@ -14,6 +14,7 @@ from ..friends_store import MAX_MUTES, friends_of
 from ..http_errors import fail
 from ..protocol import InviteConsent
 from ..services import Services
+from ..store import AccountRow
 from .friends import AccountId, keep, other_than, signed_in, socials
 
 router = APIRouter()
@@ -55,10 +56,11 @@ async def unmute(svc: Services, account_id: str = AccountId, authorization: str 
 
 @router.get("/api/me/invitations")
 async def my_consent(svc: Services, authorization: str | None = Header(None)) -> InviteConsent:
-    """Who may invite this account (when a bot account) and to how many tables at once."""
+    """Who may invite this bot account and to how many tables at once. 403 ``bot_only`` for a
+    person's account (a person answers each invitation), as for ``PUT``."""
 
     def read(authorization: str | None) -> InviteConsent:
-        social = friends_of(svc.store).social(signed_in(svc, authorization).id)
+        social = friends_of(svc.store).social(bot_only(svc, authorization).id)
         return InviteConsent(invitable_by=social.invite_from, max_tables=social.invite_tables)
 
     return await run_in_threadpool(read, authorization)
@@ -73,11 +75,17 @@ async def set_consent(
     ``invite_limit``). 403 ``bot_only`` for a person's account (a person answers each invitation)."""
 
     def write(authorization: str | None) -> dict[str, Any]:
-        me = signed_in(svc, authorization)
-        if not me.bot:
-            raise fail(403, "bot_only", "only a bot account's invitations are set here")
+        me = bot_only(svc, authorization)
         friends_of(svc.store).consent(me.id, body.invitable_by, body.max_tables)
         return socials(svc, me.id)
 
     keep(svc, await run_in_threadpool(write, authorization))
     return body
+
+
+def bot_only(svc: Services, authorization: str | None) -> AccountRow:
+    """The signed-in account, which must be a bot account's (403 ``bot_only``)."""
+    me = signed_in(svc, authorization)
+    if not me.bot:
+        raise fail(403, "bot_only", "only a bot account's invitations are set here")
+    return me
