@@ -335,9 +335,9 @@ def test_finding_8_rating_only_among_distinct_people() -> None:
 
 def test_finding_8_collusion_flags_measured_against_the_farms(tmp_path: Path) -> None:
     """The farms of the issue against the collusion flag (``collusion.py``, defaults): four guests
-    of one person who met at one rated table every game are flagged from their 10th game; the same
-    four with one stranger in every game (the stranger a new account each time) are not, which is
-    what the address rule in quick play is for; the bot-account farm has no rated game to flag."""
+    of one person who met at one rated table every game are flagged from their 10th game (a varied
+    circle, three of them with a fresh stranger each game, goes unflagged: a known gap, its figure
+    in docs/security.md, not asserted here); the bot-account farm has no rated game to flag."""
     store = Store(store_module.sqlite_url(tmp_path))
     store.migrate()
     farm = ["f1", "f2", "f3", "f4"]
@@ -348,13 +348,6 @@ def test_finding_8_collusion_flags_measured_against_the_farms(tmp_path: Path) ->
     play(store, "t", farm, 1)
     rows = collusion.mark(store, store.rating_leaderboard(10, 1), Community())
     assert [r["flagged"] for r in rows] == [True] * 4
-    for n in range(12):  # three of the farm and a fresh stranger each game
-        farm_table(store, f"s{n}", ["g1", "g2", "g3", f"x{n}"])
-        play(store, f"s{n}", ["g1", "g2", "g3", f"x{n}"], 1)
-    flags = {
-        r["id"]: r["flagged"] for r in collusion.mark(store, store.rating_leaderboard(100, 1), Community())
-    }
-    assert not any(flags[g] for g in ("g1", "g2", "g3"))  # a varied circle goes unseen by the flag
     store.close()
 
 
