@@ -13,12 +13,9 @@ from ..boards import BOARD_ROWS, Busy
 from ..fairuse import READ_WAIT
 from ..http_errors import fail, refuse
 from ..services import Services
+from .accounts import host
 
 router = APIRouter()
-
-
-def host(request: Request) -> str | None:
-    return request.client.host if request.client else None
 
 
 @router.get("/api/leaderboard")
