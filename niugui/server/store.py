@@ -546,14 +546,9 @@ class Store:
 
     def player_card(self, account_id: str, window: int) -> PlayerCard:
         """What a seat shows of its player, and what quick play's fair-play rule reads."""
-        escaped = (ledger.c.outcome == "escape") & (ledger.c.delta < 0)
+        escaped = ESCAPED
         with self._tx() as c:
-            games_played, escapes = c.execute(
-                sa.select(
-                    sa.func.count(ledger.c.id),
-                    sa.func.coalesce(sa.func.sum(sa.case((escaped, 1), else_=0)), 0),
-                ).where(ledger.c.account_id == account_id)
-            ).one()
+            games_played, escapes = _played_and_escaped(c, ledger.c.account_id == account_id)
             last = (
                 sa.select(sa.case((escaped, 1), else_=0).label("escaped"))
                 .where(ledger.c.account_id == account_id)
@@ -648,13 +643,22 @@ class Store:
     def games_seen(self, account_id: str, viewer: str | None) -> tuple[int, int]:
         """(games, escapes) of an account, counting only the games ``viewer`` may see (a profile:
         issue 33, finding 11 — an outsider saw ``games: 1`` for a player whose one game was private)."""
-        escaped = (ledger.c.outcome == "escape") & (ledger.c.delta < 0)
-        query = sa.select(
-            sa.func.count(ledger.c.id), sa.func.coalesce(sa.func.sum(sa.case((escaped, 1), else_=0)), 0)
-        ).where(ledger.c.account_id == account_id, _seen_by(account_id, viewer))
         with self._tx() as c:
-            played, escapes = c.execute(query).one()
-        return int(played), int(escapes)
+            return _played_and_escaped(c, (ledger.c.account_id == account_id) & _seen_by(account_id, viewer))
+
+
+ESCAPED = (ledger.c.outcome == "escape") & (ledger.c.delta < 0)
+"""A ledger row of an escape that cost points (R35)."""
+
+
+def _played_and_escaped(c: Connection, where: sa.ColumnElement[bool]) -> tuple[int, int]:
+    """(games, escapes) among the ledger rows ``where`` selects: one count for the seat card and the
+    profile."""
+    query = sa.select(
+        sa.func.count(ledger.c.id), sa.func.coalesce(sa.func.sum(sa.case((ESCAPED, 1), else_=0)), 0)
+    ).where(where)
+    played, escapes = c.execute(query).one()
+    return int(played), int(escapes)
 
 
 def _seen_by(account_id: str, viewer: str | None) -> sa.ColumnElement[bool]:
