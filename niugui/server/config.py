@@ -89,8 +89,8 @@ class Limits:
     session_days: float = 30.0
     """A session token expires this long after it was last used."""
     read_rate: float = 2.0
-    """Expensive reads (leaderboards, profiles, a player's games) per second per address, a budget
-    apart from ``http_rate`` (issue 33, finding 3) ..."""
+    """Expensive reads (leaderboards, profiles, a player's games) per second per address (per account
+    when signed in), a budget apart from ``http_rate`` (issue 33, finding 3) ..."""
     read_burst: float = 20.0
     reads_at_once: int = 4
     """... and at most this many of them reading the database at once, from all addresses together

@@ -24,6 +24,9 @@ from .tables import Fault
 from .ws.connection import Connection
 
 PER_HOUR = 1 / 3600
+READ_ADDRESS_FACTOR = 4
+"""Signed-in expensive reads are counted per account, and their address's together get this many
+times one budget (so one address's many accounts stay bounded; anonymous reads share one budget)."""
 READ_WAIT = 2.0
 """Seconds an expensive read waits for one of the ``reads_at_once`` places before it answers 503."""
 
@@ -69,6 +72,11 @@ class FairUse:
         self.chat_by_account = KeyedBuckets(limits.chat_account_rate, limits.chat_account_burst)
         self.chat_by_table = KeyedBuckets(limits.chat_table_rate, limits.chat_table_burst)
         self.reads_by_address = KeyedBuckets(limits.read_rate, limits.read_burst)
+        self.reads_by_account = KeyedBuckets(limits.read_rate, limits.read_burst)
+        self.reads_signed_in = KeyedBuckets(
+            limits.read_rate * READ_ADDRESS_FACTOR, limits.read_burst * READ_ADDRESS_FACTOR
+        )
+        """The signed-in reads of each address, all accounts together."""
         self.reads_at_once = threading.BoundedSemaphore(limits.reads_at_once or 1_000_000)
         self.table_address: dict[str, str] = {}
         """Table id → the address that created it (in this process)."""
@@ -105,20 +113,28 @@ class FairUse:
         self.failures.get(username.lower()).take()
 
     @contextmanager
-    def expensive_read(self, host: str | None) -> Iterator[None]:
-        """A leaderboard, a profile or a player's games read for ``host``: from the address's budget of
+    def expensive_read(self, host: str | None, account_id: str | None = None) -> Iterator[None]:
+        """A leaderboard, a profile or a player's games read for ``host``: from its budget of
         expensive reads (:meth:`charge_read`), and :meth:`reading` the database. Run it off the event
         loop: it may wait."""
-        self.charge_read(host)
+        self.charge_read(host, account_id)
         with self.reading():
             yield
 
-    def charge_read(self, host: str | None) -> None:
-        """An expensive read for ``host``, from its address's budget (429 ``too_many_reads``; issue 33,
-        finding 3)."""
+    def charge_read(self, host: str | None, account_id: str | None = None) -> None:
+        """An expensive read for ``host`` (429 ``too_many_reads``; issue 33, finding 3): signed in
+        (``account_id``), from the account's budget and its address's signed-in budget
+        (:data:`READ_ADDRESS_FACTOR` times one), so that people behind one address (a school, a
+        carrier's NAT) do not share one; anonymous, from the address's budget."""
         key = self.address(host)
-        if key is not None and self.limits.read_rate and not self.reads_by_address.take(key):
-            wait = self.reads_by_address.get(key).retry_after()
+        if key is None or not self.limits.read_rate:
+            return
+        if account_id is None:
+            buckets = [self.reads_by_address.get(key)]
+        else:
+            buckets = [self.reads_by_account.get(account_id), self.reads_signed_in.get(key)]
+        if not take_all(buckets):
+            wait = max(b.retry_after() for b in buckets)
             raise refuse(self.metrics, 429, "too_many_reads", "too many leaderboards or profiles; wait", wait)
 
     @contextmanager

@@ -645,3 +645,26 @@ def test_finding_8_four_guests_of_one_address_at_a_rated_table_are_one_person(tm
     assert rated_game(state) is None  # one person's four guests
     state.origins["g1"] = "198.51.100.1"
     assert rated_game(state) is not None  # two people
+
+
+def test_finding_3_signed_in_reads_are_counted_per_account_within_a_wider_address_budget(
+    tmp_path: Path,
+) -> None:
+    """Expensive reads signed in come from the account's budget, and all the signed-in reads of one
+    address from ``READ_ADDRESS_FACTOR`` (4) budgets: two people behind one address do not share one,
+    and one address's many guests stay bounded; anonymous reads share the address's budget. Before
+    (review item 21): every read of an address, signed in or not, came from one budget."""
+    limits = Limits(read_burst=5, read_rate=0.001)
+    app = create_app(Config(data_dir=tmp_path, limits=limits))
+    with TestClient(app) as http:
+        tokens = [http.post("/api/guest", json={"nickname": f"r{n}"}).json()["token"] for n in range(5)]
+
+        def reads(token: str | None, count: int) -> list[int]:
+            auth = {} if token is None else {"Authorization": f"Bearer {token}"}
+            return [http.get("/api/leaderboard", headers=auth).status_code for _ in range(count)]
+
+        assert reads(None, 6) == [200] * 5 + [429]  # anonymous: the address's budget
+        assert reads(tokens[0], 6) == [200] * 5 + [429]  # an account's own budget
+        assert reads(tokens[1], 5) == [200] * 5  # another person behind the same address
+        assert reads(tokens[2], 5) + reads(tokens[3], 5) == [200] * 10  # 20 signed in: the address's 4 × 5
+        assert reads(tokens[4], 1) == [429]  # a fifth account: the address's signed-in budget is spent

@@ -24,13 +24,14 @@ def leaderboard(
     request: Request,
     limit: int = Query(50, ge=1, le=500),
     by: Literal["points", "rating"] = "points",
+    authorization: str | None = Header(None),
 ) -> dict[str, Any]:
     """Players by the points of their rated games, or by rating (at least ``rated_min_games`` rated
     games); on both, accounts whose rated games come from a closed circle are flagged and unranked.
     Computed once while no rated game finishes (``niugui/server/boards.py``); an expensive read."""
     store, community = svc.store, svc.config.community
     least = community.rated_min_games
-    svc.fair.charge_read(host(request))
+    svc.fair.charge_read(host(request), reader(svc, authorization))
 
     def compute() -> list[dict[str, Any]]:  # only a board computed again takes a place to read
         with svc.fair.reading():
@@ -53,8 +54,8 @@ def player_profile(
     authorization: str | None = Header(None),
 ) -> Response:
     """A player's profile (``Profile``); recent games at private tables only for their players."""
-    with svc.fair.expensive_read(host(request)):
-        viewer = svc.account_of(authorization)
+    viewer = svc.account_of(authorization)
+    with svc.fair.expensive_read(host(request), None if viewer is None else viewer.id):
         found = profiles.profile(
             svc.store, account_id, None if viewer is None else viewer.id, svc.config.community.escape_window
         )
@@ -73,13 +74,19 @@ def history(
 ) -> dict[str, Any]:
     """A player's games; games at private tables only for those who played at that table."""
     store = svc.store
-    with svc.fair.expensive_read(host(request)):
+    viewer = svc.account_of(authorization)
+    with svc.fair.expensive_read(host(request), None if viewer is None else viewer.id):
         player = store.account(account_id)
         if player is None:
             raise fail(404, "no_player", f"no player {account_id!r}")
-        viewer = svc.account_of(authorization)
         games = store.history(account_id, limit, viewer=None if viewer is None else viewer.id)
         names = store.table_names(g["table"] for g in games)
     for g in games:
         g["table_name"] = names.get(g["table"], "")
     return {"games": games, **({"bot": True} if player.bot else {})}  # a bot account's games
+
+
+def reader(svc: Services, authorization: str | None) -> str | None:
+    """The signed-in asker's account id (their reads are counted per account), or None."""
+    account = svc.account_of(authorization) if authorization else None
+    return None if account is None else account.id
