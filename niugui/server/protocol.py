@@ -122,7 +122,7 @@ ErrorCode = Literal[
     "not_friends",  # invite: that account is not your friend (friends: issue 29)
     "friend_offline",  # invite: that friend has no connection to this server now
     "not_invitable",  # invite: that bot account's owner does not let you invite it (issue 33)
-    "seated_elsewhere",  # quick_play, sit: you hold a seat at another table, or wait in quick play
+    "seated_elsewhere",  # quick_play, sit, rematch: a seat at another table, or quick play waits or seats you
     "invite_limit",  # invite, sit: that bot account sits at as many tables as its owner allows
     "server_error",  # a bug on the server; the connection stays up
 ]
