@@ -50,6 +50,12 @@ class Limits:
     chat_table_rate: float = 2.0
     """Quick-chat messages per second per table, over all its seats (four at the account rate) ..."""
     chat_table_burst: float = 8.0
+    quick_account_rate: float = 1.0
+    """Quick-play requests (``quick_play``, ``queue_bots``) per second per account ..."""
+    quick_account_burst: float = 5.0
+    quick_address_rate: float = 4.0
+    """... and per address: each one runs the matcher (issue 33, finding 1)."""
+    quick_address_burst: float = 20.0
     connections_per_account: int = 16
     """Open WebSockets per account."""
     connections_per_address: int = 256

@@ -4,7 +4,8 @@
 HTTP (the :class:`~niugui.server.guard.Guard` middleware has the per-request limits): new guest
 accounts per address, login attempts per address, failed logins per username. WebSocket: messages
 per account and per address (each connection has its own bucket too), new tables per account and
-per address, quick chat per connection, per account and per table, table-id and join-code guesses per
+per address, quick chat per connection, per account and per table, quick-play requests per account
+and per address, table-id and join-code guesses per
 account and per address, and the cap on unfinished
 tables of search bots. A refused HTTP request raises :class:`~fastapi.HTTPException` (429 with
 ``Retry-After``); a refused WebSocket request raises :class:`~niugui.server.tables.Fault`.
@@ -25,7 +26,7 @@ PER_HOUR = 1 / 3600
 
 
 class FairUse:
-    """The app's eleven sets of keyed buckets, and which tables each address created (the search cap).
+    """The app's thirteen sets of keyed buckets, and which tables each address created (the search cap).
 
     >>> from fastapi import HTTPException
     >>> fair = FairUse(Limits(guests_per_address_hour=1), Exempt.parse(["127.0.0.1"]), Metrics())
@@ -64,6 +65,8 @@ class FairUse:
         )
         self.chat_by_account = KeyedBuckets(limits.chat_account_rate, limits.chat_account_burst)
         self.chat_by_table = KeyedBuckets(limits.chat_table_rate, limits.chat_table_burst)
+        self.quick_by_account = KeyedBuckets(limits.quick_account_rate, limits.quick_account_burst)
+        self.quick_by_address = KeyedBuckets(limits.quick_address_rate, limits.quick_address_burst)
         self.table_address: dict[str, str] = {}
         """Table id → the address that created it (in this process)."""
 
@@ -140,6 +143,24 @@ class FairUse:
         given back, so that nobody drains a table's allowance by chatting where they are not seated."""
         for bucket in self._chat_buckets(connection, table)[1:]:
             bucket.give_back()
+
+    def charge_quick(self, connection: Connection) -> None:
+        """A quick-play request: from the account's and the address's buckets, since each one runs
+        the matcher (issue 33, finding 1)."""
+        if not take_all(self._quick_buckets(connection)):
+            self.metrics.limited.labels("quick").inc()
+            raise Fault("rate_limited", "too many quick-play requests; wait a moment")
+
+    def refund_quick(self, connection: Connection) -> None:
+        """The request was refused (not waiting, bots not yet allowed): the matcher did not run."""
+        for bucket in self._quick_buckets(connection):
+            bucket.give_back()
+
+    def _quick_buckets(self, connection: Connection) -> list[TokenBucket]:
+        mine = [self.quick_by_account.get(connection.account_id)]
+        if connection.address:
+            mine.append(self.quick_by_address.get(connection.address))
+        return mine
 
     def _chat_buckets(self, connection: Connection, table: str) -> list[TokenBucket]:
         return [

@@ -180,6 +180,6 @@ class Matchmaker:
             self._timer.cancel()
             self._timer = None
         now = self._now()
-        later = [t.ready_at for t in self.queue.tickets.values() if t.ready_at > now]
-        if later:
-            self._timer = self._later(min(later) - now + 0.01, self.update)
+        ready_at = self.queue.next_ready(now)  # the queue's heap: no walk over everyone waiting
+        if ready_at is not None:
+            self._timer = self._later(ready_at - now + 0.01, self.update)

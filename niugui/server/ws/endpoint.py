@@ -286,6 +286,8 @@ def charge(svc: AppServices, connection: Connection, limit: Limit | None, messag
             svc.fair.charge_chat(connection, message.table)
         case "guesses":  # taken as if it were wrong, given back when it was right
             svc.fair.charge_guess(connection)
+        case "quick":
+            svc.fair.charge_quick(connection)
         case _:
             assert_never(limit)
 
@@ -294,8 +296,8 @@ def settle(
     svc: AppServices, connection: Connection, limit: Limit | None, answer: Answer | Fault, message: Request
 ) -> None:
     """After the hub answered: a right guess (or one refused for another reason) is given back; a
-    table made is noted, a table refused is not counted; a chat not relayed costs neither its
-    account nor its table."""
+    table made is noted, a table or quick-play request refused is not counted; a chat not relayed
+    costs neither its account nor its table."""
     if limit == "guesses" and (isinstance(answer, Answer) or answer.code != "not_found"):
         svc.fair.refund_guess(connection)
     elif limit == "chat" and isinstance(answer, Fault) and answer.code != "rate_limited":
@@ -303,6 +305,8 @@ def settle(
         svc.fair.refund_chat(connection, message.table)
     elif limit == "tables" and isinstance(answer, Fault):
         svc.fair.refund_table(connection)
+    elif limit == "quick" and isinstance(answer, Fault):  # refused before the matcher ran
+        svc.fair.refund_quick(connection)
     elif limit == "tables" and isinstance(answer, Answer):
         table_id = getattr(getattr(answer.data, "table", None), "id", None)
         if isinstance(table_id, str):
