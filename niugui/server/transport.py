@@ -28,6 +28,7 @@ from types import GeneratorType
 from typing import cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame, Opcode
 from websockets.protocol import Protocol, State
 from websockets.streams import StreamReader
 
@@ -42,6 +43,11 @@ DIRECT = "niugui.direct"
 """The scope extension's key: its value is the connection's :class:`Direct`."""
 
 Receiver = Callable[[str | bytes], None]
+Gate = Callable[[], bool]
+"""Counts one control frame (ping, pong) against the connection's budget: False drops it."""
+Control = tuple[int, bytes]
+"""A client control frame read by :func:`client_frames`: its opcode (``PING``, ``PONG``), its payload."""
+PING, PONG = 0x9, 0xA
 
 _log = logging.getLogger("uvicorn.error")
 
@@ -61,18 +67,37 @@ def text_frame(payload: bytes) -> bytes:
 
 
 def client_texts(data: bytes, limit: int | None) -> tuple[list[str], int]:
-    """The leading whole client text frames of ``data`` (RFC 6455 §5.2: final, no extension bits
-    — so never compressed, RFC 7692 — masked, under 64 KiB and ``limit``), unmasked and decoded; and
-    how many bytes they took. It stops at the first frame that is anything else — or not valid
-    UTF-8 — for ``websockets`` and uvicorn to read (or refuse) from there.
+    """The leading whole client text frames of ``data`` (:func:`client_frames` without control frames).
 
     >>> frame = bytes((0x81, 0x82)) + b"abcd" + bytes((ord("h") ^ 0x61, ord("i") ^ 0x62))
     >>> client_texts(frame + frame + b"\\x89", None)
     (['hi', 'hi'], 16)
     """
-    texts: list[str] = []
+    frames, used = client_frames(data, limit, controls=False)
+    return [f for f in frames if isinstance(f, str)], used
+
+
+def client_frames(data: bytes, limit: int | None, controls: bool = True) -> tuple[list[str | Control], int]:
+    """The leading whole client text frames of ``data`` (RFC 6455 §5.2: final, no extension bits
+    — so never compressed, RFC 7692 — masked, under 64 KiB and ``limit``), unmasked and decoded,
+    and with ``controls`` its pings and pongs (final, masked, at most 125 bytes: §5.5) as
+    :data:`Control`; and how many bytes they took. It stops at the first frame that is anything
+    else — or not valid UTF-8 — for ``websockets`` and uvicorn to read (or refuse) from there.
+
+    >>> ping = bytes((0x89, 0x81)) + b"abcd" + bytes((ord("!") ^ 0x61,))
+    >>> client_frames(ping, None), client_frames(ping, None, controls=False)
+    (([(9, b'!')], 7), ([], 0))
+    """
+    texts: list[str | Control] = []
     at, end = 0, len(data)
-    while end - at >= 6 and data[at] == 0x81:
+    while end - at >= 6 and (data[at] == 0x81 or (controls and data[at] in (0x89, 0x8A))):
+        if data[at] != 0x81:
+            size = data[at + 1] ^ 0x80
+            if size > 125 or end - at - 6 < size:
+                break
+            texts.append((data[at] & 0x0F, apply_mask(data[at + 6 : at + 6 + size], data[at + 2 : at + 6])))
+            at += 6 + size
+            continue
         size, start = data[at + 1] ^ 0x80, at + 6
         if size == 126:
             if end - at < 8:
@@ -140,10 +165,11 @@ class Direct:
         protocol.transport.write(b"".join(parts))
         return True
 
-    def receive_with(self, receiver: Receiver) -> None:
+    def receive_with(self, receiver: Receiver, gate: Gate | None = None) -> None:
         """From now on hand every message to ``receiver`` as it arrives (what is already queued
-        first); disconnects still come through ASGI ``receive``."""
-        self._protocol.take_messages(receiver)
+        first), and count every ping and pong with ``gate`` (one it refuses is dropped unread:
+        no pong); disconnects still come through ASGI ``receive``."""
+        self._protocol.take_messages(receiver, gate)
 
     def abort(self) -> None:
         """Cut the TCP connection now, without flushing (a reader too slow to keep up)."""
@@ -154,6 +180,7 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol, plus :class:`Direct` in each connection's scope."""
 
     receiver: Receiver | None = None
+    gate: Gate | None = None
     heard = False
     """Whether the client sent anything since the keep-alive timer was last set."""
 
@@ -162,7 +189,8 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
         extensions[DIRECT] = Direct(self)
         await super().run_asgi()
 
-    def take_messages(self, receiver: Receiver) -> None:
+    def take_messages(self, receiver: Receiver, gate: Gate | None = None) -> None:
+        self.gate = gate
         pending = []
         while not self.queue.empty():
             pending.append(self.queue.get_nowait())
@@ -187,9 +215,12 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
         ):
             super().data_received(data)
             return
-        texts, used = client_texts(data, conn.max_message_size)
-        for text in texts:
-            self._hand_over(text)
+        frames, used = client_frames(data, conn.max_message_size, controls=self.gate is not None)
+        for frame in frames:
+            if isinstance(frame, str):
+                self._hand_over(frame)
+            else:
+                self._control(*frame)
         if used < len(data):
             super().data_received(data[used:] if used else data)
 
@@ -222,6 +253,30 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
                 self.handle_parser_exception()
             return
         self._hand_over(bytes(data))
+
+    def _control(self, opcode: int, payload: bytes) -> None:
+        """A ping or pong read here: counted first (issue 33, finding 2), then answered as
+        ``websockets`` and uvicorn would (a pong for a ping; a pong to the keep-alive)."""
+        if self.gate is not None and not self.gate():
+            return
+        if self.close_sent or self.transport.is_closing():
+            return
+        if opcode == PING:
+            self.transport.write(bytes((0x8A, len(payload))) + payload)
+        else:
+            super().handle_pong(Frame(Opcode.PONG, payload))  # counted already
+
+    def handle_ping(self) -> None:
+        """A ping ``websockets`` read (a read cut partway through a frame): counted too; its pong
+        is already queued with whatever else ``websockets`` has to send."""
+        if self.gate is not None:
+            self.gate()
+        super().handle_ping()
+
+    def handle_pong(self, event: Frame) -> None:
+        if self.gate is not None:
+            self.gate()
+        super().handle_pong(event)
 
     def _hand_over(self, message: str | bytes) -> None:
         assert self.receiver is not None

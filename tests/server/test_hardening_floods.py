@@ -3,19 +3,25 @@ Each test is named after its finding; the attack figures are in docs/security.md
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from server_harness import Player, Server
+from websockets.exceptions import ConnectionClosed
 
 from niugui.server import matchmaking
 from niugui.server.config import Limits
 from niugui.server.fairuse import FairUse
 from niugui.server.handlers import ROUTES
-from niugui.server.limits import Exempt
+from niugui.server.limits import Exempt, TokenBucket
 from niugui.server.matchmaking import Preferences, Queue, Ticket
 from niugui.server.metrics import Metrics
 from niugui.server.tables import Fault
+from niugui.server.ws import endpoint
+from niugui.server.ws.connection import FLOOD_CLOSE, FLOOD_SECONDS
 
 
 def _never_fitting(turns: int, games: int) -> Queue:
@@ -98,3 +104,94 @@ def test_finding_1_quick_play_is_charged_to_the_account_and_the_address() -> Non
     with pytest.raises(Fault):
         fair.charge_quick(_connection("c", "10.0.0.1"))
     fair.charge_quick(_connection("c", "10.0.0.2"))  # another address has its own
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("floods") / "data").start()
+    yield srv
+    srv.stop()
+
+
+def _masked_ping(payload: bytes) -> bytes:
+    key = os.urandom(4)
+    return bytes((0x89, 0x80 | len(payload))) + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+
+
+def test_finding_2_ping_frames_are_counted_and_a_ping_flood_is_closed(server: Server) -> None:
+    """One connection's ping (control) frames took a bystander from 0.7 ms to 1,732 ms: they passed
+    no limit. Now each one is counted like a message (20/s, burst 40): those over the rate get no
+    pong, and 200 refused within 10 s close the connection (1008). A bystander is not touched."""
+    bystander, flooder = Player(server, "calm"), Player(server, "pinger")
+    assert flooder.ws is not None
+    flooder.ws.socket.sendall(b"".join(_masked_ping(b"%d" % i) for i in range(1000)))
+    with pytest.raises(ConnectionClosed) as closed:
+        while True:
+            flooder.ws.recv(timeout=30)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    assert bystander.request("ping")["type"] == "ack"
+
+
+def _fake(rate_limit: float = 20.0) -> tuple[Any, Any, list[tuple[str | None, str]]]:
+    """An endpoint's services and one connection, without a server (the account's and address's
+    buckets are made generous: the connection's own bucket is the one that refuses)."""
+    limits = Limits(account_rate=1e6, account_burst=1e6)
+    errors: list[tuple[str | None, str]] = []
+    svc = SimpleNamespace(
+        fair=FairUse(limits, Exempt(), Metrics()),
+        metrics=Metrics(),
+        config=SimpleNamespace(rate_limit=rate_limit),
+        hub=SimpleNamespace(routes={}),
+    )
+    connection = SimpleNamespace(
+        account_id="a",
+        address="",
+        bucket=TokenBucket(rate_limit, 2 * rate_limit),
+        strikes=TokenBucket(FLOOD_CLOSE / FLOOD_SECONDS, FLOOD_CLOSE),
+        limited=0,
+        closed=False,
+    )
+    connection.error = lambda request_id, code, message, rule=None: errors.append((request_id, code))
+
+    def close(code: int = 1008) -> None:
+        connection.closed = True
+
+    connection.close = close
+    return svc, connection, errors
+
+
+def test_finding_2_refused_frames_are_not_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """16 KB text frames that the limiter dropped were still parsed in full (689 ms for a bystander
+    with one flooding connection). Now a frame is counted before anything else, and one over the
+    rate is answered from its first characters: of 1,000 such frames, the 40 of the burst are parsed
+    (before: 414, each refused one parsed for its id)."""
+    svc, connection, errors = _fake()
+    parsed = {"n": 0}
+    decode = endpoint.decode
+
+    def counted(text: str) -> Any:
+        parsed["n"] += 1
+        return decode(text)
+
+    monkeypatch.setattr(endpoint, "decode", counted)
+    monkeypatch.setattr("niugui.server.ws.frames.decode", counted)
+    frame = '{"type": "nope", "id": "r1", "pad": "' + "x" * 16_000 + '"}'
+    for _ in range(1000):
+        endpoint.on_message(svc, connection, frame)
+    assert parsed["n"] <= 45, parsed  # before: 1,000
+    assert ("r1", "rate_limited") in errors  # the refused request is still answered by its id
+
+
+def test_finding_2_refusals_close_the_connection_though_some_frames_pass_between() -> None:
+    """The documented "200 refused in a row closes the connection" never fired: a flood at any
+    speed has a frame let through now and then as the bucket refills, which started the count
+    again. Now refusals are forgiven at 20/s, not reset by a frame that passes."""
+    svc, connection, _ = _fake()
+    connection.bucket.tokens = 0.0
+    sent = 0
+    while not connection.closed and sent < 5000:
+        if sent % 50 == 0:
+            connection.bucket.give_back()  # the refill lets one through every 50
+        endpoint.on_message(svc, connection, '{"type": "nope", "id": "r"}')
+        sent += 1
+    assert connection.closed and sent <= FLOOD_CLOSE + 10, sent  # before: never closed (5,000 sent)

@@ -36,9 +36,6 @@ from ..transport import DIRECT, Direct
 from .connection import CLOSE_TOO_MANY, CLOSE_UNAUTHORIZED, Connection
 from .frames import BadFrame, decode, error_text, request_id_of, validation_text
 
-FLOOD_CLOSE = 200
-"""Rate-limited messages in a row after which the connection is closed (1008)."""
-
 router = APIRouter()
 
 
@@ -171,7 +168,9 @@ async def read(svc: AppServices, websocket: WebSocket, connection: Connection) -
     only sees the disconnect)."""
     direct: Direct | None = websocket.scope.get("extensions", {}).get(DIRECT)
     if direct is not None:
-        direct.receive_with(lambda message: on_message(svc, connection, message))
+        direct.receive_with(
+            lambda message: on_message(svc, connection, message), lambda: admit(svc, connection, None)
+        )
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while not connection.closed:
             frame = await websocket.receive()
@@ -182,8 +181,8 @@ async def read(svc: AppServices, websocket: WebSocket, connection: Connection) -
 
 
 def on_message(svc: AppServices, connection: Connection, message: str | bytes) -> None:
-    """A text or binary message: binary ones must be UTF-8 too."""
-    if connection.closed:
+    """A text or binary message: counted first (:func:`admit`); binary ones must be UTF-8 too."""
+    if connection.closed or not admit(svc, connection, message):
         return
     if isinstance(message, bytes):
         try:
@@ -194,23 +193,31 @@ def on_message(svc: AppServices, connection: Connection, message: str | bytes) -
     on_frame(svc, connection, message)
 
 
+def admit(svc: AppServices, connection: Connection, frame: str | bytes | None) -> bool:
+    """Count one frame — a message, or a ping or pong (``None``) — against the connection's, the
+    account's and the address's rate, before anything else is done with it (issue 33, finding 2).
+    One over the rate is dropped unparsed (a message is answered ``rate_limited`` with the ``id``
+    its first characters show), and :data:`~.connection.FLOOD_CLOSE` of them within
+    :data:`~.connection.FLOOD_SECONDS` close the connection (1008)."""
+    if connection.closed:
+        return False
+    if not svc.fair.over_rate(connection):
+        return True
+    svc.metrics.limited.labels("messages").inc()
+    if frame is not None:
+        request_id = request_id_of(frame) if isinstance(frame, str) else None
+        message = f"over {svc.config.rate_limit:g} messages per second; dropped"
+        connection.error(request_id, "rate_limited", message)
+    if not connection.strikes.take():
+        connection.close()
+    return False
+
+
 def on_frame(svc: AppServices, connection: Connection, text: str) -> None:
-    """One frame: size and rate checked, decoded, validated, then answered (:func:`dispatch`)."""
+    """One counted frame: size checked, decoded, validated, then answered (:func:`dispatch`)."""
     if len(text) > MAX_FRAME_BYTES // 4 and len(text.encode()) > MAX_FRAME_BYTES:
         connection.error(None, "frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
         return
-    if svc.fair.over_rate(connection):
-        connection.limited += 1
-        svc.metrics.limited.labels("messages").inc()
-        connection.error(
-            request_id_of(text),
-            "rate_limited",
-            f"over {svc.config.rate_limit:g} messages per second; dropped",
-        )
-        if connection.limited >= FLOOD_CLOSE:
-            connection.close()
-        return
-    connection.limited = 0
     try:
         data = decode(text)
     except BadFrame as bad:
