@@ -123,6 +123,7 @@ def run(args: argparse.Namespace) -> int:
     from ..server import logs
     from ..server.app import create_app
     from ..server.config import Community, Config, Limits
+    from ..server.doorman import Doorman, guarded
     from ..server.limits import Exempt
     from ..server.store import Store
     from ..server.transport import TRANSPORTS
@@ -215,11 +216,18 @@ def run(args: argparse.Namespace) -> int:
         f" transport: {config.transport})",
         flush=True,
     )
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    # per-address opening rate, cap on half-open requests, request deadline (niugui/server/doorman.py);
+    # a trusted proxy carries every client: not counted at the door (the app counts X-Forwarded-For)
+    proxies = [p.strip() for p in (args.trust_proxy or "").split(",") if p.strip() not in ("", "*")]
+    doorman = Doorman(limits, Exempt.parse([*args.exempt, *proxies]))
     server = uvicorn.Server(
         uvicorn.Config(
             app,
             host=args.host,
             port=args.port,
+            http=guarded(AutoHTTPProtocol, doorman),
             # uvicorn's default (websockets, sans-I/O), with a direct path for the app's messages
             # unless --transport asgi (niugui/server/transport.py)
             ws=TRANSPORTS[config.transport],

@@ -60,6 +60,15 @@ class Limits:
     """Open WebSockets per account."""
     connections_per_address: int = 256
     """Open WebSockets per address (counted from the handshake, before authentication)."""
+    connection_rate: float = 20.0
+    """TCP connections an address may open per second (HTTP and WebSocket alike) ..."""
+    connection_burst: float = 100.0
+    """... with this burst; one over is cut before it is read (issue 33, finding 12)."""
+    http_connections_per_address: int = 64
+    """Connections of one address in HTTP at once (a WebSocket leaves the count once upgraded)."""
+    request_seconds: float = 10.0
+    """A request's headers and body must arrive within this long of the connection's opening or of
+    the previous response (slowloris: issue 33, finding 4)."""
     auth_seconds: float = 10.0
     """A new WebSocket must authenticate (its first message) within this time."""
     send_queue_bytes: int = 2 * 1024 * 1024

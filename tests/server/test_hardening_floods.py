@@ -3,11 +3,17 @@ Each test is named after its finding; the attack figures are in docs/security.md
 
 from __future__ import annotations
 
+import contextlib
+import math
 import os
+import selectors
+import socket
+import time
 from collections.abc import Iterator
 from types import SimpleNamespace
 from typing import Any
 
+import httpx
 import pytest
 from server_harness import Player, Server
 from websockets.exceptions import ConnectionClosed
@@ -195,3 +201,81 @@ def test_finding_2_refusals_close_the_connection_though_some_frames_pass_between
         endpoint.on_message(svc, connection, '{"type": "nope", "id": "r"}')
         sent += 1
     assert connection.closed and sent <= FLOOD_CLOSE + 10, sent  # before: never closed (5,000 sent)
+
+
+def _open_from(server: Server, source: str) -> socket.socket:
+    conn = socket.socket()
+    conn.bind((source, 0))
+    conn.settimeout(30)
+    conn.connect(("127.0.0.1", server.port))
+    return conn
+
+
+def _closed_after(conns: list[socket.socket], started: float) -> list[float]:
+    """Seconds from ``started`` until the server closed each of ``conns`` (waits for all, 30 s at
+    most: one still open then is ``inf``)."""
+    closed = [math.inf] * len(conns)
+    with selectors.DefaultSelector() as waiting:
+        for index, conn in enumerate(conns):
+            waiting.register(conn, selectors.EVENT_READ, index)
+        deadline = time.monotonic() + 30
+        while waiting.get_map() and time.monotonic() < deadline:
+            for key, _ in waiting.select(timeout=deadline - time.monotonic()):
+                conn = key.fileobj
+                assert isinstance(conn, socket.socket)
+                try:
+                    data = conn.recv(4096)
+                except OSError:
+                    data = b""
+                if not data:
+                    closed[key.data] = time.monotonic() - started
+                    waiting.unregister(conn)
+                    conn.close()
+    return closed
+
+
+def _healthz_from(server: Server, source: str) -> int:
+    transport = httpx.HTTPTransport(local_address=source)
+    with httpx.Client(transport=transport, timeout=30) as client:
+        return client.get(f"{server.url}/healthz").status_code
+
+
+def test_finding_4_half_sent_requests_from_one_address_do_not_stop_a_newcomer(server: Server) -> None:
+    """19,990 half-sent requests from one address took all 20,000 descriptors (no cap on HTTP
+    connections, no deadline for headers). Now an address holds at most 64 connections in HTTP, and a
+    request must arrive whole within 10 s: of 100 half-sent requests, 36 or more are cut at once,
+    every one is closed, and a newcomer's /healthz is answered meanwhile."""
+    started = time.monotonic()
+    half = []
+    for _ in range(100):
+        conn = _open_from(server, "127.0.0.11")
+        with contextlib.suppress(OSError):  # one cut at the door may already be reset
+            conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")  # never the blank line
+        half.append(conn)
+    assert _healthz_from(server, "127.0.0.13") == 200
+    closed = _closed_after(half, started)
+    assert max(closed) < math.inf, closed  # before: none was closed
+    assert sum(t < Limits().request_seconds for t in closed) >= 100 - Limits().http_connections_per_address
+    assert _healthz_from(server, "127.0.0.13") == 200
+
+
+def test_finding_12_opening_connections_is_rate_limited_per_address(server: Server) -> None:
+    """133 new connections a second from one address raised the server's CPU to 76%: nothing
+    counted openings. Now an address opens 20 a second (burst 100); one over is cut before a byte
+    of it is read, and another address is not touched."""
+    started = time.monotonic()
+    served = cut = 0
+    for _ in range(300):
+        conn = _open_from(server, "127.0.0.12")
+        try:
+            conn.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            answer = conn.recv(12)
+        except (ConnectionResetError, BrokenPipeError):
+            answer = b""
+        finally:
+            conn.close()
+        served += answer.startswith(b"HTTP/1.1 200")
+        cut += not answer
+    took = time.monotonic() - started
+    assert cut > 0 and served <= 100 + 20 * took + 1, (served, cut, took)  # before: 300 served
+    assert _healthz_from(server, "127.0.0.13") == 200
