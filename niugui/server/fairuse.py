@@ -13,6 +13,8 @@ tables of search bots. A refused HTTP request raises :class:`~fastapi.HTTPExcept
 
 from __future__ import annotations
 
+import time
+from collections import OrderedDict
 from collections.abc import Iterable
 
 from .config import Limits
@@ -67,6 +69,9 @@ class FairUse:
         self.chat_by_table = KeyedBuckets(limits.chat_table_rate, limits.chat_table_burst)
         self.quick_by_account = KeyedBuckets(limits.quick_account_rate, limits.quick_account_burst)
         self.quick_by_address = KeyedBuckets(limits.quick_address_rate, limits.quick_address_burst)
+        self.flooded: OrderedDict[str, float] = OrderedDict()
+        """Address → until when its new WebSockets are refused: one of its connections was cut for
+        flooding (issue 33, finding 2: reconnecting at once brought a new allowance)."""
         self.table_address: dict[str, str] = {}
         """Table id → the address that created it (in this process)."""
 
@@ -109,6 +114,24 @@ class FairUse:
         if connection.address:
             buckets.append(self.messages_by_address.get(connection.address))
         return not take_all(buckets)
+
+    def cut_for_flooding(self, connection: Connection, seconds: float) -> None:
+        """``connection`` was cut for flooding: its address opens no WebSocket for ``seconds``."""
+        if connection.address:
+            self.flooded[connection.address] = time.monotonic() + seconds
+            self.flooded.move_to_end(connection.address)
+            while len(self.flooded) > 100_000:
+                self.flooded.popitem(last=False)
+
+    def flooding(self, address: str | None) -> float:
+        """Seconds until ``address`` may open a WebSocket again (0: now)."""
+        until = self.flooded.get(address or "")
+        if until is None:
+            return 0.0
+        left = until - time.monotonic()
+        if left <= 0:
+            del self.flooded[address or ""]
+        return max(0.0, left)
 
     def charge_table(self, connection: Connection) -> None:
         """A new table. Taken when asked, not when the table exists: requests in flight at once

@@ -43,8 +43,10 @@ DIRECT = "niugui.direct"
 """The scope extension's key: its value is the connection's :class:`Direct`."""
 
 Receiver = Callable[[str | bytes], None]
-Gate = Callable[[], bool]
-"""Counts one control frame (ping, pong) against the connection's budget: False drops it."""
+Gate = Callable[[bytes | None], bool]
+"""Counts one client frame against the connection's budget before it is read — given a message's
+first :data:`HEAD` bytes (``None`` for a ping or pong) — and says whether to read it: False drops it."""
+HEAD = 256
 Control = tuple[int, bytes]
 """A client control frame read by :func:`client_frames`: its opcode (``PING``, ``PONG``), its payload."""
 PING, PONG = 0x9, 0xA
@@ -77,12 +79,16 @@ def client_texts(data: bytes, limit: int | None) -> tuple[list[str], int]:
     return [f for f in frames if isinstance(f, str)], used
 
 
-def client_frames(data: bytes, limit: int | None, controls: bool = True) -> tuple[list[str | Control], int]:
+def client_frames(
+    data: bytes, limit: int | None, controls: bool = True, gate: Gate | None = None
+) -> tuple[list[str | Control], int]:
     """The leading whole client text frames of ``data`` (RFC 6455 §5.2: final, no extension bits
     — so never compressed, RFC 7692 — masked, under 64 KiB and ``limit``), unmasked and decoded,
     and with ``controls`` its pings and pongs (final, masked, at most 125 bytes: §5.5) as
     :data:`Control`; and how many bytes they took. It stops at the first frame that is anything
     else — or not valid UTF-8 — for ``websockets`` and uvicorn to read (or refuse) from there.
+    Each frame is shown to ``gate`` first (a text frame's first :data:`HEAD` bytes): one it refuses
+    is skipped unread.
 
     >>> ping = bytes((0x89, 0x81)) + b"abcd" + bytes((ord("!") ^ 0x61,))
     >>> client_frames(ping, None), client_frames(ping, None, controls=False)
@@ -95,7 +101,10 @@ def client_frames(data: bytes, limit: int | None, controls: bool = True) -> tupl
             size = data[at + 1] ^ 0x80
             if size > 125 or end - at - 6 < size:
                 break
-            texts.append((data[at] & 0x0F, apply_mask(data[at + 6 : at + 6 + size], data[at + 2 : at + 6])))
+            if gate is None or gate(None):
+                texts.append(
+                    (data[at] & 0x0F, apply_mask(data[at + 6 : at + 6 + size], data[at + 2 : at + 6]))
+                )
             at += 6 + size
             continue
         size, start = data[at + 1] ^ 0x80, at + 6
@@ -107,6 +116,11 @@ def client_frames(data: bytes, limit: int | None, controls: bool = True) -> tupl
             break
         if start + size > end or (limit is not None and size > limit):
             break
+        if gate is not None and not gate(
+            apply_mask(data[start : start + min(size, HEAD)], data[start - 4 : start])
+        ):
+            at = start + size
+            continue
         try:
             texts.append(apply_mask(data[start : start + size], data[start - 4 : start]).decode())
         except UnicodeDecodeError:
@@ -129,6 +143,10 @@ def between_frames(conn: Protocol) -> bool:
     while isinstance(parser, GeneratorType) and parser.gi_yieldfrom is not None:
         parser = parser.gi_yieldfrom
     return isinstance(parser, GeneratorType) and parser.gi_code is _FRAME_START
+
+
+class _Cut(Exception):
+    """The gate closed the connection partway through a read."""
 
 
 class Direct:
@@ -167,9 +185,18 @@ class Direct:
 
     def receive_with(self, receiver: Receiver, gate: Gate | None = None) -> None:
         """From now on hand every message to ``receiver`` as it arrives (what is already queued
-        first), and count every ping and pong with ``gate`` (one it refuses is dropped unread:
-        no pong); disconnects still come through ASGI ``receive``."""
+        first, not counted), each counted first by ``gate`` — and every ping and pong too: one it
+        refuses is dropped unread (a ping gets no pong); disconnects still come through ASGI
+        ``receive``."""
         self._protocol.take_messages(receiver, gate)
+
+    def close_now(self, code: int) -> None:
+        """Write a close frame and close the socket, reading nothing more (a flood): the peer's
+        closing reply is not awaited, as ``websockets`` would, reading everything sent meanwhile."""
+        transport = self._protocol.transport
+        if not transport.is_closing():
+            transport.write(bytes((0x88, 2)) + code.to_bytes(2, "big"))
+            transport.close()
 
     def abort(self) -> None:
         """Cut the TCP connection now, without flushing (a reader too slow to keep up)."""
@@ -215,7 +242,10 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
         ):
             super().data_received(data)
             return
-        frames, used = client_frames(data, conn.max_message_size, controls=self.gate is not None)
+        try:
+            frames, used = client_frames(data, conn.max_message_size, self.gate is not None, self._counted)
+        except _Cut:  # the gate closed the connection: the rest of the read is not looked at
+            return
         for frame in frames:
             if isinstance(frame, str):
                 self._hand_over(frame)
@@ -245,6 +275,8 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
         self.frames = []
         if self.close_sent:  # as uvicorn does: past close, messages are discarded
             return
+        if self.gate is not None and not self.gate(bytes(data[:HEAD])):
+            return
         if self.curr_msg_data_type == "text":
             try:
                 self._hand_over(bytes(data).decode())
@@ -254,11 +286,18 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
             return
         self._hand_over(bytes(data))
 
+    def _counted(self, head: bytes | None) -> bool:
+        """The gate, for :func:`client_frames`: :class:`_Cut` once it closed the connection."""
+        assert self.gate is not None
+        if self.gate(head):
+            return True
+        if self.transport.is_closing():
+            raise _Cut
+        return False
+
     def _control(self, opcode: int, payload: bytes) -> None:
-        """A ping or pong read here: counted first (issue 33, finding 2), then answered as
+        """A ping or pong read here, counted already (issue 33, finding 2): answered as
         ``websockets`` and uvicorn would (a pong for a ping; a pong to the keep-alive)."""
-        if self.gate is not None and not self.gate():
-            return
         if self.close_sent or self.transport.is_closing():
             return
         if opcode == PING:
@@ -270,12 +309,12 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
         """A ping ``websockets`` read (a read cut partway through a frame): counted too; its pong
         is already queued with whatever else ``websockets`` has to send."""
         if self.gate is not None:
-            self.gate()
+            self.gate(None)
         super().handle_ping()
 
     def handle_pong(self, event: Frame) -> None:
         if self.gate is not None:
-            self.gate()
+            self.gate(None)
         super().handle_pong(event)
 
     def _hand_over(self, message: str | bytes) -> None:

@@ -162,7 +162,7 @@ def _fake(rate_limit: float = 20.0) -> tuple[Any, Any, list[tuple[str | None, st
     def close(code: int = 1008) -> None:
         connection.closed = True
 
-    connection.close = close
+    connection.close = connection.cut = close
     return svc, connection, errors
 
 

@@ -110,6 +110,23 @@ class Connection:
             self.closed, self._close_code = True, code
             self._wake.set()
 
+    def cut(self, code: int = 1008) -> None:
+        """Close at once, reading no more (a flood): what is queued and a close frame are written
+        and the socket closed, without waiting for the peer's closing reply (the direct path);
+        plain ASGI can only :meth:`close`."""
+        if self._direct is None:
+            self.close(code)
+            return
+        if self.dropped:
+            return
+        if self._frames and not self._sending:
+            self._direct.write_texts(self._frames)
+        self.closed = self.dropped = True
+        self._frames.clear()
+        self.queued = 0
+        self._direct.close_now(code)
+        self._wake.set()
+
     def drop(self) -> None:
         """Cut the connection now, discarding what is queued (a reader too slow to keep up). The
         direct path aborts the TCP connection at once; plain ASGI has no abort, so the writer stops,

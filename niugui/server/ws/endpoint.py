@@ -32,8 +32,8 @@ from ..protocol import (
 from ..services import AppServices, Services
 from ..store import AccountRow, PlayerCard
 from ..tables import Answer, Fault
-from ..transport import DIRECT, Direct
-from .connection import CLOSE_TOO_MANY, CLOSE_UNAUTHORIZED, Connection
+from ..transport import DIRECT, HEAD, Direct
+from .connection import CLOSE_TOO_MANY, CLOSE_UNAUTHORIZED, FLOOD_SECONDS, Connection
 from .frames import BadFrame, decode, error_text, request_id_of, validation_text
 
 router = APIRouter()
@@ -108,6 +108,12 @@ async def websocket_endpoint(websocket: WebSocket, svc: Services) -> None:
             svc, websocket, "rate_limited", "too many connections from your address", CLOSE_TOO_MANY
         )
         return
+    wait = svc.fair.flooding(key)
+    if wait:  # one of its connections was just cut for flooding
+        svc.metrics.limited.labels("connections").inc()
+        message = f"a connection from your address flooded the server; wait {wait:.0f} s"
+        await refuse_socket(svc, websocket, "rate_limited", message, CLOSE_TOO_MANY)
+        return
     if key is not None:
         clients.per_address.add(key)
     try:
@@ -169,7 +175,7 @@ async def read(svc: AppServices, websocket: WebSocket, connection: Connection) -
     direct: Direct | None = websocket.scope.get("extensions", {}).get(DIRECT)
     if direct is not None:
         direct.receive_with(
-            lambda message: on_message(svc, connection, message), lambda: admit(svc, connection, None)
+            lambda message: on_counted(svc, connection, message), lambda head: admit(svc, connection, head)
         )
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while not connection.closed:
@@ -181,8 +187,14 @@ async def read(svc: AppServices, websocket: WebSocket, connection: Connection) -
 
 
 def on_message(svc: AppServices, connection: Connection, message: str | bytes) -> None:
-    """A text or binary message: counted first (:func:`admit`); binary ones must be UTF-8 too."""
-    if connection.closed or not admit(svc, connection, message):
+    """A text or binary message: counted first (:func:`admit`), then read (:func:`on_counted`)."""
+    if admit(svc, connection, message):
+        on_counted(svc, connection, message)
+
+
+def on_counted(svc: AppServices, connection: Connection, message: str | bytes) -> None:
+    """A message counted already: binary ones must be UTF-8 too."""
+    if connection.closed:
         return
     if isinstance(message, bytes):
         try:
@@ -194,22 +206,24 @@ def on_message(svc: AppServices, connection: Connection, message: str | bytes) -
 
 
 def admit(svc: AppServices, connection: Connection, frame: str | bytes | None) -> bool:
-    """Count one frame — a message, or a ping or pong (``None``) — against the connection's, the
-    account's and the address's rate, before anything else is done with it (issue 33, finding 2).
-    One over the rate is dropped unparsed (a message is answered ``rate_limited`` with the ``id``
-    its first characters show), and :data:`~.connection.FLOOD_CLOSE` of them within
-    :data:`~.connection.FLOOD_SECONDS` close the connection (1008)."""
+    """Count one frame — a message (or, on the direct transport, its first bytes), or a ping or
+    pong (``None``) — against the connection's, the account's and the address's rate, before
+    anything else is done with it (issue 33, finding 2). One over the rate is dropped unread (a
+    message is answered ``rate_limited`` with the ``id`` its first characters show), and
+    :data:`~.connection.FLOOD_CLOSE` of them within :data:`~.connection.FLOOD_SECONDS` cut the
+    connection (1008, without reading what the flood sends meanwhile)."""
     if connection.closed:
         return False
     if not svc.fair.over_rate(connection):
         return True
     svc.metrics.limited.labels("messages").inc()
     if frame is not None:
-        request_id = request_id_of(frame) if isinstance(frame, str) else None
+        head = frame if isinstance(frame, str) else frame[:HEAD].decode(errors="replace")
         message = f"over {svc.config.rate_limit:g} messages per second; dropped"
-        connection.error(request_id, "rate_limited", message)
+        connection.error(request_id_of(head), "rate_limited", message)
     if not connection.strikes.take():
-        connection.close()
+        svc.fair.cut_for_flooding(connection, FLOOD_SECONDS)
+        connection.cut()
     return False
 
 
