@@ -16,7 +16,13 @@ process of its own from other loopback addresses (127.0.0.2, .3), as it would fr
   tries ``POST /api/guest`` and ``/healthz`` every second;
 - ``login`` (finding 5): 16 clients flood ``/api/login`` (8, wrong passwords) and ``/api/register`` (8);
 - ``search`` (finding 11): one guest opens 20 tables of ``search`` bots (托管 in its own seat) and keeps
-  them playing.
+  them playing;
+- issue 33: ``quickplay`` (finding 1: 59 guests whose preferences never fit re-join 40 times a
+  second), ``pings`` and ``bigframes`` (finding 2: two connections write WebSocket pings, or 16 KB
+  text frames, as fast as the socket takes them, reconnecting when cut), ``slowloris`` (finding 4:
+  up to 1,100 half-sent requests held from one address — with ``--server-nofile 1024`` the server
+  runs out of descriptors as it did at 20,000), ``opening`` (finding 12: one address opens
+  connections as fast as it can, 8 at a time).
 
 Every phase is bounded (``--seconds`` of measuring, setup capped at ``--setup`` seconds) and every
 count is capped as above. With ``--before DIR`` the same phases also run against the server of
@@ -85,6 +91,12 @@ def rss_mib(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user + system, /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -571,11 +583,12 @@ async def phase(
         process.start()
         while not ready.is_set():
             await asyncio.sleep(0.1)
-    start = time.perf_counter()
+    start, cpu0 = time.perf_counter(), cpu_seconds(pid)
     await asyncio.sleep(args.seconds)
-    end = time.perf_counter()
+    end, cpu1 = time.perf_counter(), cpu_seconds(pid)
     await asyncio.sleep(2.0)  # pings sent late in the window get their answers
     figures: dict[str, Any] = {"phase": kind or "baseline", **bystander.window(start, end)}
+    figures["server_cpu_pct"] = round(100 * (cpu1 - cpu0) / (end - start))
     figures["server_rss_mib"] = round(rss_mib(pid), 1)
     figures["rss_growth_mib"] = round(figures["server_rss_mib"] - rss0, 1)
     if process is not None:
