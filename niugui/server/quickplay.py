@@ -20,6 +20,8 @@ from .protocol import QueueStatus
 from .store import PlayerCard
 from .tables import Client, Fault
 
+OTHERS_EVERY = 0.5
+"""Seconds within which the waiting players are told that the queue changed (once for all changes)."""
 Person = tuple[str, str, PlayerCard | None]
 """(account id, nickname, card) of a player to seat."""
 Seated = Callable[[str, dict[str, int]], None]
@@ -63,6 +65,7 @@ class Matchmaker:
         self._later = later
         self._now = now
         self._timer: Any = None
+        self._others_timer: Any = None
 
     def __contains__(self, account_id: object) -> bool:
         return account_id in self.queue
@@ -83,7 +86,7 @@ class Matchmaker:
         self.queue.join(ticket)
         self.waiting[account] = Waiting(client.nickname, card)
         logs.info("quick play: joined", account=account, waiting=len(self.queue))
-        self.update(only=account if again else None)  # joining again changes no one else's count
+        self.update(only=account, others=not again)  # joining again changes no one else's count
 
     def leave(self, account_id: str) -> bool:
         """Take the account out of the queue; whether it was waiting. It is told, and so are the others."""
@@ -107,17 +110,31 @@ class Matchmaker:
         self._seat(*taken, bots=True)
         self.update()
 
-    def update(self, only: str | None = None) -> None:
-        """Seat every group that can be formed now, tell every waiting player where they stand (only
-        ``only`` when nothing changed for the others), and arm the timer for the next fair-play delay."""
+    def update(self, only: str | None = None, others: bool = True) -> None:
+        """Seat every group that can be formed now, tell ``only`` where they stand and — within
+        :data:`OTHERS_EVERY` seconds, all changes of that time in one message each — every other
+        waiting player, unless nothing changed for them; arm the timer for the next fair-play delay.
+        (Telling everyone at each request made one ``quick_play`` cost a frame per waiting player:
+        issue 33, finding 1.)"""
         groups = self.queue.match(self._now())
         for group, preferences in groups:
             self._seat(group, preferences, bots=False)
-        told = [only] if only is not None and not groups else list(self.queue.tickets)
-        for account in told:
-            if account in self.queue:
-                self._tell(account, self._status(account, "waiting"))
+        if only is not None and only in self.queue:
+            self._tell(only, self._status(only, "waiting"))
+        if others or groups:
+            self._tell_others_soon()
         self._arm()
+
+    def _tell_others_soon(self) -> None:
+        if self._later is None:
+            self._tell_everyone()
+        elif self._others_timer is None:
+            self._others_timer = self._later(OTHERS_EVERY, self._tell_everyone)
+
+    def _tell_everyone(self) -> None:
+        self._others_timer = None
+        for account in list(self.queue.tickets):
+            self._tell(account, self._status(account, "waiting"))
 
     # ---- inside ------------------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import os
 import selectors
 import socket
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,12 +19,13 @@ from server_harness import Player, Server
 from websockets.exceptions import ConnectionClosed
 
 from niugui.server import matchmaking
-from niugui.server.config import Limits
+from niugui.server.config import Community, Limits
 from niugui.server.fairuse import FairUse
 from niugui.server.handlers import ROUTES
 from niugui.server.limits import Exempt, TokenBucket
 from niugui.server.matchmaking import Preferences, Queue, Ticket
 from niugui.server.metrics import Metrics
+from niugui.server.quickplay import Matchmaker
 from niugui.server.tables import Fault
 from niugui.server.ws import endpoint
 from niugui.server.ws.connection import FLOOD_CLOSE, FLOOD_SECONDS
@@ -279,3 +280,39 @@ def test_finding_12_opening_connections_is_rate_limited_per_address(server: Serv
     took = time.monotonic() - started
     assert cut > 0 and served <= 100 + 20 * took + 1, (served, cut, took)  # before: 300 served
     assert _healthz_from(server, "127.0.0.13") == 200
+
+
+def test_finding_1_one_quick_play_sends_one_frame_and_the_others_hear_once() -> None:
+    """Each ``quick_play`` told every waiting player the new count: a frame per waiting player per
+    request. Now the asker is told at once, and the others once for all the changes of half a
+    second."""
+    frames: dict[str, int] = {}
+    timers: list[Callable[[], None]] = []
+
+    class Seat:
+        def __init__(self, account: str) -> None:
+            self.account_id, self.nickname = account, account
+
+        def send(self, _frame: str) -> None:
+            frames[self.account_id] = frames.get(self.account_id, 0) + 1
+
+    seats = {f"p{n}": Seat(f"p{n}") for n in range(60)}
+    matchmaker = Matchmaker(
+        Community(),
+        lambda account: [seats[account]],
+        lambda *_: None,
+        later=lambda _delay, callback: timers.append(callback) or SimpleNamespace(cancel=lambda: None),
+    )
+    for n in range(59):
+        matchmaker.join(seats[f"p{n}"], Preferences(turn_seconds=5 + n), None)  # type: ignore[arg-type]
+    for callback in timers:
+        callback()
+    timers.clear()
+    frames.clear()
+    for _ in range(10):
+        matchmaker.join(seats["p59"], Preferences(turn_seconds=100), None)  # type: ignore[arg-type]
+        matchmaker.leave("p59")
+    assert sum(frames.values()) == 20 and set(frames) == {"p59"}  # before: 1,200 (60 a request)
+    for callback in timers:
+        callback()
+    assert frames["p0"] == 1 and len(frames) == 60
