@@ -243,7 +243,8 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
             super().data_received(data)
             return
         try:
-            frames, used = client_frames(data, conn.max_message_size, self.gate is not None, self._counted)
+            gate = None if self.gate is None else self._counted
+            frames, used = client_frames(data, conn.max_message_size, gate is not None, gate)
         except _Cut:  # the gate closed the connection: the rest of the read is not looked at
             return
         for frame in frames:
