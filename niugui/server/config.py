@@ -62,8 +62,9 @@ class Limits:
     """Open WebSockets per address (counted from the handshake, before authentication)."""
     connection_rate: float = 20.0
     """TCP connections an address may open per second (HTTP and WebSocket alike) ..."""
-    connection_burst: float = 100.0
-    """... with this burst; one over is cut before it is read (issue 33, finding 12)."""
+    connection_burst: float = 120.0
+    """... with this burst (as ``http_burst``: a new connection per request is common); one over is cut
+    before it is read (issue 33, finding 12)."""
     http_connections_per_address: int = 64
     """Connections of one address in HTTP at once (a WebSocket leaves the count once upgraded)."""
     request_seconds: float = 10.0
