@@ -4,7 +4,8 @@
 HTTP (the :class:`~niugui.server.guard.Guard` middleware has the per-request limits): new guest
 accounts per address, login attempts per address, failed logins per username. WebSocket: messages
 per account and per address (each connection has its own bucket too), new tables per account and
-per address, quick chat per connection, per account and per table, table-id and join-code guesses per
+per address, quick chat per connection, per account and per table, quick-play requests per account
+and per address, table-id and join-code guesses per
 account and per address, and the cap on unfinished
 tables of search bots. A refused HTTP request raises :class:`~fastapi.HTTPException` (429 with
 ``Retry-After``); a refused WebSocket request raises :class:`~niugui.server.tables.Fault`.
@@ -13,6 +14,8 @@ tables of search bots. A refused HTTP request raises :class:`~fastapi.HTTPExcept
 from __future__ import annotations
 
 import threading
+import time
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 
@@ -32,7 +35,7 @@ READ_WAIT = 2.0
 
 
 class FairUse:
-    """The app's twelve sets of keyed buckets, and which tables each address created (the search cap).
+    """The app's sets of keyed buckets, and which tables each address created (the search cap).
 
     >>> from fastapi import HTTPException
     >>> fair = FairUse(Limits(guests_per_address_hour=1), Exempt.parse(["127.0.0.1"]), Metrics())
@@ -78,6 +81,11 @@ class FairUse:
         )
         """The signed-in reads of each address, all accounts together."""
         self.reads_at_once = threading.BoundedSemaphore(limits.reads_at_once or 1_000_000)
+        self.quick_by_account = KeyedBuckets(limits.quick_account_rate, limits.quick_account_burst)
+        self.quick_by_address = KeyedBuckets(limits.quick_address_rate, limits.quick_address_burst)
+        self.flooded: OrderedDict[str, float] = OrderedDict()
+        """Address → until when its new WebSockets are refused: one of its connections was cut for
+        flooding (issue 33, finding 2: reconnecting at once brought a new allowance)."""
         self.table_address: dict[str, str] = {}
         """Table id → the address that created it (in this process)."""
 
@@ -157,6 +165,24 @@ class FairUse:
             buckets.append(self.messages_by_address.get(connection.address))
         return not take_all(buckets)
 
+    def cut_for_flooding(self, connection: Connection, seconds: float) -> None:
+        """``connection`` was cut for flooding: its address opens no WebSocket for ``seconds``."""
+        if connection.address:
+            self.flooded[connection.address] = time.monotonic() + seconds
+            self.flooded.move_to_end(connection.address)
+            while len(self.flooded) > 100_000:
+                self.flooded.popitem(last=False)
+
+    def flooding(self, address: str | None) -> float:
+        """Seconds until ``address`` may open a WebSocket again (0: now)."""
+        until = self.flooded.get(address or "")
+        if until is None:
+            return 0.0
+        left = until - time.monotonic()
+        if left <= 0:
+            del self.flooded[address or ""]
+        return max(0.0, left)
+
     def charge_table(self, connection: Connection) -> None:
         """A new table. Taken when asked, not when the table exists: requests in flight at once
         must not all pass."""
@@ -190,6 +216,24 @@ class FairUse:
         given back, so that nobody drains a table's allowance by chatting where they are not seated."""
         for bucket in self._chat_buckets(connection, table)[1:]:
             bucket.give_back()
+
+    def charge_quick(self, connection: Connection) -> None:
+        """A quick-play request: from the account's and the address's buckets, since each one runs
+        the matcher (issue 33, finding 1)."""
+        if not take_all(self._quick_buckets(connection)):
+            self.metrics.limited.labels("quick").inc()
+            raise Fault("rate_limited", "too many quick-play requests; wait a moment")
+
+    def refund_quick(self, connection: Connection) -> None:
+        """The request was refused (not waiting, bots not yet allowed): the matcher did not run."""
+        for bucket in self._quick_buckets(connection):
+            bucket.give_back()
+
+    def _quick_buckets(self, connection: Connection) -> list[TokenBucket]:
+        mine = [self.quick_by_account.get(connection.account_id)]
+        if connection.address:
+            mine.append(self.quick_by_address.get(connection.address))
+        return mine
 
     def _chat_buckets(self, connection: Connection, table: str) -> list[TokenBucket]:
         return [

@@ -21,6 +21,8 @@ from .protocol import QueueStatus
 from .store import PlayerCard
 from .tables import Client, Fault
 
+OTHERS_EVERY = 0.5
+"""Seconds within which the waiting players are told that the queue changed (once for all changes)."""
 Person = tuple[str, str, PlayerCard | None]
 """(account id, nickname, card) of a player to seat."""
 Seated = Callable[[str, dict[str, int]], None]
@@ -57,8 +59,6 @@ class Matchmaker:
         )
         self.queue = Queue()
         self.waiting: dict[str, Waiting] = {}
-        self.bots_ok: set[str] = set()
-        """Waiting accounts that agreed to be seated by another's ``queue_bots`` (issue 33, finding 9)."""
         self.recent: dict[str, frozenset[str]] = {}
         """Each player's partners at their last quick-play table (fresh faces next time)."""
         self._clients = clients
@@ -66,6 +66,7 @@ class Matchmaker:
         self._later = later
         self._now = now
         self._timer: Any = None
+        self._others_timer: Any = None
 
     def __contains__(self, account_id: object) -> bool:
         return account_id in self.queue
@@ -85,20 +86,19 @@ class Matchmaker:
             ready_at=now + escape_delay(escapes, self.policy),
             recent=self.recent.get(account, frozenset()),
             origin=origin(client.address),  # a connection's address key (finding 8)
+            bots=bots,  # agreed to be seated by another's queue_bots (finding 9)
         )
         again = account in self.queue
         self.queue.join(ticket)
-        (self.bots_ok.add if bots else self.bots_ok.discard)(account)
         self.waiting[account] = Waiting(client.nickname, card)
         logs.info("quick play: joined", account=account, waiting=len(self.queue))
-        self.update(only=account if again else None)  # joining again changes no one else's count
+        self.update(only=account, others=not again)  # joining again changes no one else's count
 
     def leave(self, account_id: str) -> bool:
         """Take the account out of the queue; whether it was waiting. It is told, and so are the others."""
         if not self.queue.leave(account_id):
             return False
         self.waiting.pop(account_id, None)
-        self.bots_ok.discard(account_id)
         self._tell(account_id, self._status(account_id, "left"))
         self.update()
         return True
@@ -109,35 +109,46 @@ class Matchmaker:
         ticket = self.queue.tickets.get(account_id)
         if ticket is None:
             raise Fault("bad_state", "you are not waiting in quick play; press quick play first")
-        # only those who agreed are pulled in: a griefer's bot game, which they then leave, takes
-        # no stranger along (issue 33, finding 9)
-        taken = self.queue.take_with_bots(
-            account_id, now, self.settings.bots_after, lambda t: t.account_id in self.bots_ok
-        )
+        # only those who agreed (Ticket.bots) are pulled in: a griefer's bot game, which they then
+        # leave, takes no stranger along (issue 33, finding 9)
+        taken = self.queue.take_with_bots(account_id, now, self.settings.bots_after)
         if taken is None:
             ready = max(ticket.ready_at, ticket.joined_at + self.settings.bots_after)
             raise Fault("bad_state", f"bots can fill the seats in {ready - now:.0f} s")
         self._seat(*taken, bots=True)
         self.update()
 
-    def update(self, only: str | None = None) -> None:
-        """Seat every group that can be formed now, tell every waiting player where they stand (only
-        ``only`` when nothing changed for the others), and arm the timer for the next fair-play delay."""
+    def update(self, only: str | None = None, others: bool = True) -> None:
+        """Seat every group that can be formed now, tell ``only`` where they stand and — within
+        :data:`OTHERS_EVERY` seconds, all changes of that time in one message each — every other
+        waiting player, unless nothing changed for them; arm the timer for the next fair-play delay.
+        (Telling everyone at each request made one ``quick_play`` cost a frame per waiting player:
+        issue 33, finding 1.)"""
         groups = self.queue.match(self._now())
         for group, preferences in groups:
             self._seat(group, preferences, bots=False)
-        told = [only] if only is not None and not groups else list(self.queue.tickets)
-        for account in told:
-            if account in self.queue:
-                self._tell(account, self._status(account, "waiting"))
+        if only is not None and only in self.queue:
+            self._tell(only, self._status(only, "waiting"))
+        if others or groups:
+            self._tell_others_soon()
         self._arm()
+
+    def _tell_others_soon(self) -> None:
+        if self._later is None:
+            self._tell_everyone()
+        elif self._others_timer is None:
+            self._others_timer = self._later(OTHERS_EVERY, self._tell_everyone)
+
+    def _tell_everyone(self) -> None:
+        self._others_timer = None
+        for account in list(self.queue.tickets):
+            self._tell(account, self._status(account, "waiting"))
 
     # ---- inside ------------------------------------------------------------------------------------
 
     def _seat(self, group: list[Ticket], preferences: Preferences, bots: bool) -> None:
         people = []
         for ticket in group:
-            self.bots_ok.discard(ticket.account_id)
             who = self.waiting.pop(ticket.account_id, None)
             people.append(
                 (ticket.account_id, "" if who is None else who.nickname, None if who is None else who.card)
@@ -194,6 +205,6 @@ class Matchmaker:
             self._timer.cancel()
             self._timer = None
         now = self._now()
-        later = [t.ready_at for t in self.queue.tickets.values() if t.ready_at > now]
-        if later:
-            self._timer = self._later(min(later) - now + 0.01, self.update)
+        ready_at = self.queue.next_ready(now)  # the queue's heap: no walk over everyone waiting
+        if ready_at is not None:
+            self._timer = self._later(ready_at - now + 0.01, self.update)

@@ -29,7 +29,7 @@ from niugui.server.app import create_app
 from niugui.server.config import Community, Config, Limits
 from niugui.server.directory import Directory
 from niugui.server.limits import address_key
-from niugui.server.matchmaking import Preferences
+from niugui.server.matchmaking import Preferences, Queue, Ticket
 from niugui.server.protocol import PlayerRef, TableSettings
 from niugui.server.quick_tables import QuickTables
 from niugui.server.quickplay import Matchmaker
@@ -668,3 +668,26 @@ def test_finding_3_signed_in_reads_are_counted_per_account_within_a_wider_addres
         assert reads(tokens[1], 5) == [200] * 5  # another person behind the same address
         assert reads(tokens[2], 5) + reads(tokens[3], 5) == [200] * 10  # 20 signed in: the address's 4 × 5
         assert reads(tokens[4], 1) == [429]  # a fifth account: the address's signed-in budget is spent
+
+
+def test_finding_8_one_addresss_guests_at_the_front_of_a_bucket_never_block_a_search() -> None:
+    """The indexed matcher looks at a bounded number of tickets per bucket (issue 33, finding 1): it
+    takes the oldest ticket of each origin, so twenty guests of one address waiting first cost one
+    place, and three people of other addresses joining after them are seated with one of them at once;
+    ``queue_bots`` takes along only those who agreed, one per origin. Before (review item 9): the
+    search looked at the 8 oldest tickets of a bucket, all of one address, and found no four."""
+    queue = Queue()
+    for n in range(20):
+        queue.join(Ticket(f"g{n}", float(n), origin="203.0.113.7"))
+    for n, address in enumerate(("198.51.100.1", "192.0.2.5", "198.51.100.9")):
+        queue.join(Ticket(f"p{n}", 100.0 + n, origin=address))
+    groups = queue.match(now=200.0)
+    assert [[t.account_id for t in group] for group, _ in groups] == [["g0", "p0", "p1", "p2"]]
+    assert len(queue) == 19 and queue.match(now=201.0) == []  # one person's guests: never four
+    for n, address in enumerate(("192.0.2.77", "192.0.2.78")):
+        queue.join(Ticket(f"w{n}", 300.0 + n, origin=address, bots=n == 1))  # only w1 agreed
+    for n in range(20, 30):  # more of the guests, who agreed
+        queue.join(Ticket(f"g{n}", 400.0 + n, origin="203.0.113.7", bots=True))
+    queue.join(Ticket("asker", 500.0, origin="203.0.113.200"))  # (no match run: they would be four)
+    taken = queue.take_with_bots("asker", now=600.0, wait=30.0)
+    assert taken is not None and [t.account_id for t in taken[0]] == ["asker", "w1", "g20"]
