@@ -50,6 +50,7 @@ class Connection:
     def __init__(self, n: int) -> None:
         self.account_id = f"acct{n}"
         self.nickname = f"player{n}"
+        self.address = ""
         self.frames = 0
         self.bytes = 0
 

@@ -16,7 +16,13 @@ process of its own from other loopback addresses (127.0.0.2, .3), as it would fr
   tries ``POST /api/guest`` and ``/healthz`` every second;
 - ``login`` (finding 5): 16 clients flood ``/api/login`` (8, wrong passwords) and ``/api/register`` (8);
 - ``search`` (finding 11): one guest opens 20 tables of ``search`` bots (托管 in its own seat) and keeps
-  them playing.
+  them playing;
+- issue 33: ``quickplay`` (finding 1: 59 guests whose preferences never fit re-join 40 times a
+  second), ``pings`` and ``bigframes`` (finding 2: two connections write WebSocket pings, or 16 KB
+  text frames, as fast as the socket takes them, reconnecting when cut), ``slowloris`` (finding 4:
+  up to 1,100 half-sent requests held from one address — with ``--server-nofile 1024`` the server
+  runs out of descriptors as it did at 20,000), ``opening`` (finding 12: one address opens
+  connections as fast as it can, 8 at a time).
 
 Every phase is bounded (``--seconds`` of measuring, setup capped at ``--setup`` seconds) and every
 count is capped as above. With ``--before DIR`` the same phases also run against the server of
@@ -46,8 +52,28 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 ROOT = Path(__file__).resolve().parents[1]
-ATTACKS = ("lobby", "connections", "login", "search")
-SOURCES = {"lobby": "127.0.0.2", "connections": "127.0.0.4", "login": "127.0.0.5", "search": "127.0.0.6"}
+ATTACKS = (
+    "lobby",
+    "connections",
+    "login",
+    "search",
+    "quickplay",
+    "pings",
+    "bigframes",
+    "slowloris",
+    "opening",
+)
+SOURCES = {
+    "lobby": "127.0.0.2",
+    "connections": "127.0.0.4",
+    "login": "127.0.0.5",
+    "search": "127.0.0.6",
+    "quickplay": "127.0.0.7",
+    "pings": "127.0.0.8",
+    "bigframes": "127.0.0.9",
+    "slowloris": "127.0.0.10",
+    "opening": "127.0.0.11",
+}
 """Each attack from an address of its own, so that one's spent per-address allowance (guest accounts
 an hour, say) does not blunt the next."""
 NEWCOMER = "127.0.0.3"
@@ -65,6 +91,12 @@ def rss_mib(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     return 0.0
+
+
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user + system, /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -292,6 +324,167 @@ async def attack_search(port: int, ready: Any, stop: Any, setup: float, out: dic
             await asyncio.sleep(0.2)
 
 
+# ---- issue 33's floods: findings 1, 2, 4 and 12 --------------------------------------------------------
+
+
+async def attack_quickplay(port: int, ready: Any, stop: Any, setup: float, out: dict[str, Any]) -> None:
+    """Finding 1: 59 guests of one address wait in quick play with preferences that never fit (43
+    name a turn timer each, 16 a game count each: any two fit, no three), and re-join 40 times a
+    second between them."""
+    source = SOURCES["quickplay"]
+    async with http_client(port, source) as http:
+        tokens = [await guest(http, f"q{n}") for n in range(59)]
+    clients = [Client(await open_ws(port, t, source)) for t in tokens if t is not None]
+    wishes = [{"turn_seconds": 5 + n} for n in range(43)] + [{"games": 1 + n} for n in range(16)]
+    for client, wish in zip(clients, wishes, strict=False):
+        await client.request("quick_play", **wish)
+    ready.set()
+    out["sent"] = out["refused"] = 0
+    n = 0
+    while not stop.is_set():
+        client, wish = clients[n % len(clients)], wishes[n % len(clients)]
+        n += 1
+
+        async def one(client: Client = client, wish: dict[str, int] = wish) -> None:
+            with contextlib.suppress(Exception):
+                answer = await client.request("quick_play", timeout=30, **wish)
+                out["refused"] += answer.get("code") == "rate_limited"
+
+        asyncio.get_running_loop().create_task(one())
+        out["sent"] += 1
+        await asyncio.sleep(1 / 40)
+
+
+def masked_frame(opcode: int, payload: bytes) -> bytes:
+    """A client frame of ``payload`` (masked with a zero key, as RFC 6455 allows)."""
+    size = len(payload)  # under 64 KiB
+    header = (
+        bytes((0x80 | opcode, 0x80 | size))
+        if size < 126
+        else bytes((0x80 | opcode, 0xFE)) + size.to_bytes(2, "big")
+    )
+    return header + b"\0\0\0\0" + payload
+
+
+async def flood_frames(
+    port: int, source: str, frame: bytes, per_write: int, links: int, stop: Any, out: dict[str, Any]
+) -> None:
+    """``links`` connections of one guest write ``frames`` as fast as the socket takes them; one
+    that is closed opens again (everything the server allows)."""
+    async with http_client(port, source) as http:
+        token = await guest(http, "flooder")
+    assert token is not None
+    out["frames_written"] = out["reopened"] = 0
+    frames = frame * per_write
+
+    async def link() -> None:
+        while not stop.is_set():
+            try:
+                ws = await open_ws(port, token, source)
+            except Exception:
+                await asyncio.sleep(0.05)
+                continue
+            transport = ws.transport
+            while not stop.is_set() and not transport.is_closing():
+                if transport.get_write_buffer_size() < 1 << 20:
+                    transport.write(frames)
+                    out["frames_written"] += per_write
+                await asyncio.sleep(0)
+            out["reopened"] += 1
+            with contextlib.suppress(Exception):
+                ws.transport.abort()
+
+    await asyncio.gather(*(link() for _ in range(links)))
+
+
+async def attack_pings(port: int, ready: Any, stop: Any, setup: float, out: dict[str, Any]) -> None:
+    """Finding 2: two connections send WebSocket pings (control frames) without pause."""
+    ready.set()
+    await flood_frames(port, SOURCES["pings"], masked_frame(0x9, b"x"), 200, 2, stop, out)
+
+
+async def attack_bigframes(port: int, ready: Any, stop: Any, setup: float, out: dict[str, Any]) -> None:
+    """Finding 2: two connections send 16 KB text frames without pause (all but the burst refused)."""
+    ready.set()
+    text = json.dumps({"type": "ping", "id": "x", "pad": "x" * 16_000}).encode()
+    await flood_frames(port, SOURCES["bigframes"], masked_frame(0x1, text), 4, 2, stop, out)
+
+
+async def attack_slowloris(port: int, ready: Any, stop: Any, setup: float, out: dict[str, Any]) -> None:
+    """Finding 4: one address keeps up to 1,100 requests half sent (never the blank line), opening
+    new ones as the server closes them; a newcomer (another address) tries /healthz and
+    /api/guest every second."""
+    source = SOURCES["slowloris"]
+    held: set[asyncio.StreamWriter] = set()
+    out["opened"] = out["closed_by_server"] = 0
+
+    async def hold() -> None:
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+                writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+            except Exception:
+                await asyncio.sleep(0.05)
+                continue
+            out["opened"] += 1
+            held.add(writer)
+            with contextlib.suppress(Exception):
+                await reader.read()  # until the server closes it
+            held.discard(writer)
+            out["closed_by_server"] += 1
+            writer.close()
+
+    tasks = [asyncio.get_running_loop().create_task(hold()) for _ in range(1100)]
+    deadline = time.monotonic() + setup
+    while len(held) < 1100 and time.monotonic() < deadline and out["opened"] < 1100:
+        await asyncio.sleep(0.1)
+    ready.set()
+    await newcomer_checks(port, stop, out)
+    out["held_at_end"] = len(held)
+    for task in tasks:
+        task.cancel()
+    for writer in held:
+        writer.transport.abort()
+
+
+async def newcomer_checks(port: int, stop: Any, out: dict[str, Any]) -> None:
+    out["newcomer_ok"] = out["newcomer_failed"] = 0
+    async with http_client(port, NEWCOMER) as newcomer:
+        while not stop.is_set():
+            try:
+                ok = (await newcomer.get("/healthz", timeout=5)).status_code == 200
+                ok = (
+                    ok
+                    and (await newcomer.post("/api/guest", json={"nickname": "new"}, timeout=5)).status_code
+                    == 200
+                )
+            except Exception:
+                ok = False
+            out["newcomer_ok" if ok else "newcomer_failed"] += 1
+            await asyncio.sleep(1)
+
+
+async def attack_opening(port: int, ready: Any, stop: Any, setup: float, out: dict[str, Any]) -> None:
+    """Finding 12: one address opens connections as fast as it can (8 at a time), each asking
+    /healthz and closing."""
+    source = SOURCES["opening"]
+    out["opened"] = out["answered"] = 0
+    ready.set()
+
+    async def opener() -> None:
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
+                out["opened"] += 1
+                writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                out["answered"] += (await reader.read(12)).startswith(b"HTTP/1.1")
+                writer.close()
+            except Exception:
+                await asyncio.sleep(0)
+
+    await asyncio.gather(*(opener() for _ in range(8)))
+
+
 def run_attack(kind: str, port: int, ready: Any, stop: Any, setup: float, results: Any) -> None:
     out: dict[str, Any] = {}
 
@@ -390,11 +583,12 @@ async def phase(
         process.start()
         while not ready.is_set():
             await asyncio.sleep(0.1)
-    start = time.perf_counter()
+    start, cpu0 = time.perf_counter(), cpu_seconds(pid)
     await asyncio.sleep(args.seconds)
-    end = time.perf_counter()
+    end, cpu1 = time.perf_counter(), cpu_seconds(pid)
     await asyncio.sleep(2.0)  # pings sent late in the window get their answers
     figures: dict[str, Any] = {"phase": kind or "baseline", **bystander.window(start, end)}
+    figures["server_cpu_pct"] = round(100 * (cpu1 - cpu0) / (end - start))
     figures["server_rss_mib"] = round(rss_mib(pid), 1)
     figures["rss_growth_mib"] = round(figures["server_rss_mib"] - rss0, 1)
     if process is not None:
@@ -430,7 +624,14 @@ async def run_server(
     ]
     env = {**os.environ, "PYTHONPATH": str(root)}
     with open(data / "server.log", "wb") as log:
-        server = subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        server = subprocess.Popen(
+            cmd,
+            cwd=root,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            preexec_fn=nofile(args.server_nofile),
+        )
     try:
         async with httpx.AsyncClient(timeout=5) as http:
             for _ in range(300):
@@ -455,6 +656,19 @@ async def run_server(
             server.wait(30)
         except subprocess.TimeoutExpired:
             server.kill()
+
+
+def nofile(limit: int | None) -> Any:
+    """Give the server at most ``limit`` open files (its soft and hard limit), or leave it be."""
+    if limit is None:
+        return None
+
+    def apply() -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+    return apply
 
 
 def summary(rows: list[dict[str, Any]]) -> None:
@@ -493,6 +707,12 @@ def main() -> int:
     parser.add_argument("--attacks", nargs="+", choices=ATTACKS, default=list(ATTACKS))
     parser.add_argument(
         "--before", metavar="DIR", help="also run the server of this checkout (before the fixes)"
+    )
+    parser.add_argument(
+        "--server-nofile",
+        type=int,
+        metavar="N",
+        help="the server's limit of open files (slowloris: descriptors run out sooner than 20,000)",
     )
     parser.add_argument("--rounds", type=int, default=1, help="rounds (after, then before, alternating)")
     parser.add_argument(

@@ -33,6 +33,7 @@ import random
 import signal
 import sys
 import time
+import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +62,43 @@ def ws_url(server: str) -> str:
         raise ValueError(f"--server: expected an http(s):// or ws(s):// URL, not {server!r}")
     path = parts.path.rstrip("/") or "/ws"
     return urlunsplit((scheme, parts.netloc, path, parts.query, ""))
+
+
+def http_url(ws: str) -> str:
+    """The HTTP origin of the server whose WebSocket URL is ``ws``.
+
+    >>> http_url("ws://127.0.0.1:8000/ws"), http_url("wss://niugui.example/ws")
+    ('http://127.0.0.1:8000', 'https://niugui.example')
+    """
+    parts = urlsplit(ws)
+    scheme = {"ws": "http", "wss": "https"}.get(parts.scheme, parts.scheme)
+    path = parts.path[: -len("/ws")] if parts.path.endswith("/ws") else parts.path.rstrip("/")
+    return urlunsplit((scheme, parts.netloc, path, "", ""))
+
+
+def consent_call(ws: str, token: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``GET /api/me/invitations`` (``body`` None) or ``PUT`` it: who may invite this bot account and
+    to how many tables at once (issue 33 finding 6); the server's answer."""
+    request = urllib.request.Request(
+        http_url(ws) + "/api/me/invitations",
+        data=None if body is None else json.dumps(body).encode(),
+        method="GET" if body is None else "PUT",
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        found: dict[str, Any] = json.loads(answer.read())
+    return found
+
+
+def put_consent(ws: str, token: str, invitable_by: str | None, max_tables: int | None) -> dict[str, Any]:
+    """Change only what was given (None keeps the server's current value, read first), so that one
+    flag never resets the other; the server's answer."""
+    current = consent_call(ws, token)
+    if invitable_by is not None:
+        current["invitable_by"] = invitable_by
+    if max_tables is not None:
+        current["max_tables"] = max_tables
+    return consent_call(ws, token, current)
 
 
 def _kind(cards: list[str]) -> str:
@@ -166,12 +204,18 @@ class BotClient:
         budget: float = 5.0,
         stop_after: int | None = None,
         say: Callable[[str], None] | None = None,
+        invitable_by: str | None = None,
+        max_tables: int | None = None,
     ) -> None:
         self.url = ws_url(server)
         self.token = token
         self.make_bot = make_bot
         self.budget = budget
         self.stop_after = stop_after
+        self.invitable_by = invitable_by
+        """Who may invite the account (its owner's consent, sent to the server on connecting) ..."""
+        self.max_tables = max_tables
+        """... and at most how many tables it plays at once (invitations beyond are declined here too)."""
         self.say = say or (lambda text: print(f"niugui bot-client: {text}", file=sys.stderr, flush=True))
         self.tables: dict[str, TableRun] = {}
         self.games = 0
@@ -235,6 +279,9 @@ class BotClient:
             )
             return 2
         self.say(f"connected as {account['nickname']} (bot account {account.get('username')})")
+        if (self.invitable_by is not None or self.max_tables is not None) and not await self._consent():
+            await ws.close()
+            return 2  # the owner's consent was not recorded: do not play under another
         held = {ref["table"] for ref in welcome["seats"]}
         for table_id in list(self.tables):
             if table_id not in held:
@@ -255,6 +302,18 @@ class BotClient:
         reader.cancel()
         await ws.close()
         return 0
+
+    async def _consent(self) -> bool:
+        """Send the owner's consent to invitations (the server enforces it; finding 6): only the flags
+        given change. False when the server did not record it."""
+        try:
+            given = self.invitable_by, self.max_tables
+            now = await asyncio.to_thread(put_consent, self.url, self.token, *given)
+        except (OSError, ValueError) as error:  # HTTPError and URLError too; a body that is not JSON
+            self.say(f"could not set who may invite this account: {error}")
+            return False
+        self.say(f"invitations: from {now['invitable_by']}, to at most {now['max_tables']} tables at once")
+        return True
 
     async def _read(self, ws: Any) -> None:
         async for text in ws:
@@ -280,6 +339,10 @@ class BotClient:
         kind = message.get("type")
         if kind == "invitation":
             self.say(f"invited by {message['by']} to table {message['table']}, seat {message['seat']}")
+            others = self.tables.keys() - {message["table"]}
+            if self.max_tables is not None and len(others) >= self.max_tables:
+                self.say(f"declined: playing at {len(others)} other tables already (--max-tables)")
+                return
             self._run(message["table"])
             await self._send("sit", message["table"], seat=message["seat"], code=message.get("code"))
         elif kind in ("snapshot", "event"):

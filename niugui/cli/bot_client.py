@@ -7,6 +7,8 @@ import os
 import sys
 from typing import Any
 
+from ..server.consent import INVITE_FROM, MAX_INVITE_TABLES
+
 PROG = "niugui bot-client"
 TOKEN_ENV = "NIUGUI_TOKEN"
 
@@ -35,6 +37,12 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=None, metavar="S", help="the bot's seed")
     parser.add_argument("--stop-after", type=int, default=None, metavar="N",
                         help="stop once N games are played (and none is in progress)")
+    parser.add_argument("--invitable-by", choices=INVITE_FROM, default=None,
+                        help="who may invite this bot account to a table (sent to the server, which "
+                        "enforces it; default: leave the account's setting, at first anyone)")
+    parser.add_argument("--max-tables", type=int, default=None, metavar="N",
+                        help="play at most N tables at once: the server refuses more invitations "
+                        "(default: leave the account's setting, at first 4)")
     parser.set_defaults(run=run)
 
 
@@ -54,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--budget must be a positive number of seconds")
     if args.stop_after is not None and args.stop_after < 1:
         return _fail("--stop-after must be at least 1")
+    if args.max_tables is not None and not 0 <= args.max_tables <= MAX_INVITE_TABLES:
+        return _fail(f"--max-tables must be between 0 and {MAX_INVITE_TABLES}")
     try:
         ws_url(args.server)
         load_bot(args.bot)
@@ -63,4 +73,14 @@ def run(args: argparse.Namespace) -> int:
     def make_bot() -> Bot:
         return load_bot(args.bot, seed=args.seed)
 
-    return run_client(BotClient(args.server, token, make_bot, budget=args.budget, stop_after=args.stop_after))
+    return run_client(
+        BotClient(
+            args.server,
+            token,
+            make_bot,
+            budget=args.budget,
+            stop_after=args.stop_after,
+            invitable_by=args.invitable_by,
+            max_tables=args.max_tables,
+        )
+    )

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..server.cluster.settings import ClusterSettings
+    from ..server.config import Limits
 
 PROG = "niugui serve"
 
@@ -247,12 +248,11 @@ def run(args: argparse.Namespace) -> int:
             app,
             host=args.host,
             port=args.port,
-            # uvicorn's default (websockets, sans-I/O), with a direct path for the app's messages
-            # unless --transport asgi (niugui/server/transport.py)
+            http=_guarded_http(args, limits),
+            # websockets (sans-I/O), a direct path for the app's messages (niugui/server/transport.py)
             ws=TRANSPORTS[config.transport],
             ws_max_size=WS_HARD_LIMIT,
-            # No permessage-deflate: compressing every frame was ~40% of the server's CPU per
-            # action (docs/benchmarks.md); a table's frames are a few KiB per second per player.
+            # no permessage-deflate: ~40% of the server's CPU per action (docs/benchmarks.md)
             ws_per_message_deflate=False,
             log_level=args.log_level,
             log_config=None,  # uvicorn's own lines go through logs.setup's JSON handler
@@ -264,6 +264,19 @@ def run(args: argparse.Namespace) -> int:
     )
     server.run(sockets=[listening])
     return 0 if server.started else 1
+
+
+def _guarded_http(args: argparse.Namespace, limits: Limits) -> Any:
+    """uvicorn's HTTP protocol behind the doorman: per-address opening rate, cap on half-open
+    requests, request deadline (niugui/server/doorman.py). A trusted proxy carries every client: not
+    counted at the door (the app counts X-Forwarded-For)."""
+    from uvicorn.protocols.http.auto import AutoHTTPProtocol
+
+    from ..server.doorman import Doorman, guarded
+    from ..server.limits import Exempt
+
+    proxies = [p.strip() for p in (args.trust_proxy or "").split(",") if p.strip() not in ("", "*")]
+    return guarded(AutoHTTPProtocol, Doorman(limits, Exempt.parse([*args.exempt, *proxies])))
 
 
 def _raise_open_file_limit() -> None:

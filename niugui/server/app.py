@@ -23,6 +23,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from . import auth, expiry, logs
+from .boards import Boards
 from .config import Config
 from .dispatch import Registry
 from .events.daily import keep_daily
@@ -39,6 +40,7 @@ from .routes import (
     accounts,
     clubs,
     community,
+    consent,
     events,
     events_swiss,
     friends,
@@ -65,6 +67,7 @@ ROUTERS = (
     community.router,
     replays.router,
     friends.router,
+    consent.router,
     clubs.router,
     events.router,
     events_swiss.router,
@@ -127,7 +130,8 @@ async def running(
         await node.start()
     lobby = hub.listing
     hasher = auth.PasswordHasher(limits.hash_workers, limits.hash_queue)
-    services = AppServices(config, fair.metrics, store, hub, lobby, fair, hasher, Clients(), node)
+    boards = Boards(store.rating_version, limits.board_seconds)
+    services = AppServices(config, fair.metrics, store, hub, lobby, fair, hasher, Clients(), node, boards)
     sweeper = asyncio.create_task(expiry.run(hub, limits))
     daily = asyncio.create_task(keep_daily(EventStore(store.engine), config.community))  # issue 30
     # a cluster node learns other nodes' club changes (members, presets) within this time (issue 29)

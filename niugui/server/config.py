@@ -50,10 +50,26 @@ class Limits:
     chat_table_rate: float = 2.0
     """Quick-chat messages per second per table, over all its seats (four at the account rate) ..."""
     chat_table_burst: float = 8.0
+    quick_account_rate: float = 1.0
+    """Quick-play requests (``quick_play``, ``queue_bots``) per second per account ..."""
+    quick_account_burst: float = 5.0
+    quick_address_rate: float = 4.0
+    """... and per address: each one runs the matcher (issue 33, finding 1)."""
+    quick_address_burst: float = 20.0
     connections_per_account: int = 16
     """Open WebSockets per account."""
     connections_per_address: int = 256
     """Open WebSockets per address (counted from the handshake, before authentication)."""
+    connection_rate: float = 20.0
+    """TCP connections an address may open per second (HTTP and WebSocket alike) ..."""
+    connection_burst: float = 120.0
+    """... with this burst (as ``http_burst``: a new connection per request is common); one over is cut
+    before it is read (issue 33, finding 12)."""
+    http_connections_per_address: int = 64
+    """Connections of one address in HTTP at once (a WebSocket leaves the count once upgraded)."""
+    request_seconds: float = 10.0
+    """A request's headers and body must arrive within this long of the connection's opening or of
+    the previous response (slowloris: issue 33, finding 4)."""
     auth_seconds: float = 10.0
     """A new WebSocket must authenticate (its first message) within this time."""
     send_queue_bytes: int = 2 * 1024 * 1024
@@ -88,6 +104,17 @@ class Limits:
     """A table not in play with nobody seated or watching is closed after this long."""
     session_days: float = 30.0
     """A session token expires this long after it was last used."""
+    read_rate: float = 2.0
+    """Expensive reads (leaderboards, profiles, a player's games) per second per address (per account
+    when signed in), a budget apart from ``http_rate`` (issue 33, finding 3) ..."""
+    read_burst: float = 20.0
+    reads_at_once: int = 4
+    """... and at most this many of them reading the database at once, from all addresses together
+    (fewer than the pool's 5 steady connections, of its 15 with overflow, so a flood of them never
+    starves a table's writes or a login; one more waits up to 2 s, then 503 ``busy``)."""
+    board_seconds: float = 1.0
+    """A leaderboard is computed again at most this often while rated games keep finishing; while none
+    does, once a minute (``max_age``, for changed nicknames: ``niugui/server/boards.py``)."""
     club_members: int = 200
     """Members (and requests waiting) one club may have (issue 29: clubs) ..."""
     clubs_per_account: int = 20

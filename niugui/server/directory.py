@@ -48,6 +48,7 @@ class Directory:
         self._social: dict[str, Social] = {}  # connected accounts' friends and blocks
         self._bots: dict[str, dict[Client, None]] = {}  # bot accounts' connections, by lower-case name
         self._bot_names: dict[Client, str] = {}
+        self._claims: dict[str, set[str]] = {}  # bot account -> tables where a sit is in flight
         self.roster = Roster()
         """Clubs' members and presets (issue 29), for the visibility rule and club rooms."""
         self.elsewhere: Elsewhere | None = None
@@ -97,17 +98,6 @@ class Directory:
         """Unfinished tables ``account_id`` created."""
         return sum(
             1 for t in self._tables.values() if t.state.creator == account_id and t.state.status != "finished"
-        )
-
-    def playing_at(self, account_id: str) -> str | None:
-        """The table where the account is in a game now, if any."""
-        return next(
-            (
-                t.id
-                for t in self._tables.values()
-                if t.state.status == "playing" and t.state.seat_of(account_id) is not None
-            ),
-            None,
         )
 
     def seats_of(self, account_id: str) -> list[dict[str, Any]]:
@@ -175,6 +165,28 @@ class Directory:
 
     def connections(self, account_id: str) -> set[Client]:
         return self._by_account.get(account_id, set())
+
+    def claims(self, account_id: str) -> set[str]:
+        """The tables where ``account_id`` (a bot account) has a ``sit`` in flight: counted under its
+        owner's cap with the seats it holds, so sits sent together cannot all pass (review of finding 6).
+
+        >>> d = Directory()
+        >>> d.claim("bot", "t1"); d.claims("bot")
+        {'t1'}
+        >>> d.release("bot", "t1"); d.claims("bot")
+        set()
+        """
+        return set(self._claims.get(account_id, ()))
+
+    def claim(self, account_id: str, table_id: str) -> None:
+        self._claims.setdefault(account_id, set()).add(table_id)
+
+    def release(self, account_id: str, table_id: str) -> None:
+        mine = self._claims.get(account_id)
+        if mine is not None:
+            mine.discard(table_id)
+            if not mine:
+                del self._claims[account_id]
 
     def bot_connections(self, username: str) -> list[Client]:
         """The connections of the bot account ``username`` (any case)."""

@@ -34,7 +34,7 @@ from .visibility import may_see
 M = TypeVar("M", bound=Request)
 T = TypeVar("T", bound=TableRequest)
 
-Limit = Literal["tables", "settings", "guesses", "chat"]
+Limit = Literal["tables", "settings", "guesses", "chat", "quick"]
 """The fair-use budget a request spends before it is handled (:mod:`niugui.server.fairuse`)."""
 
 

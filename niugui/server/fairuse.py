@@ -4,7 +4,8 @@
 HTTP (the :class:`~niugui.server.guard.Guard` middleware has the per-request limits): new guest
 accounts per address, login attempts per address, failed logins per username. WebSocket: messages
 per account and per address (each connection has its own bucket too), new tables per account and
-per address, quick chat per connection, per account and per table, table-id and join-code guesses per
+per address, quick chat per connection, per account and per table, quick-play requests per account
+and per address, table-id and join-code guesses per
 account and per address, and the cap on unfinished
 tables of search bots. A refused HTTP request raises :class:`~fastapi.HTTPException` (429 with
 ``Retry-After``); a refused WebSocket request raises :class:`~niugui.server.tables.Fault`.
@@ -12,7 +13,11 @@ tables of search bots. A refused HTTP request raises :class:`~fastapi.HTTPExcept
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Protocol
 
 from .config import Limits
@@ -23,6 +28,11 @@ from .tables import Fault
 from .ws.connection import Connection
 
 PER_HOUR = 1 / 3600
+READ_ADDRESS_FACTOR = 4
+"""Signed-in expensive reads are counted per account, and their address's together get this many
+times one budget (so one address's many accounts stay bounded; anonymous reads share one budget)."""
+READ_WAIT = 2.0
+"""Seconds an expensive read waits for one of the ``reads_at_once`` places before it answers 503."""
 
 
 class SharedCount(Protocol):
@@ -33,7 +43,7 @@ class SharedCount(Protocol):
 
 
 class FairUse:
-    """The app's eleven sets of keyed buckets, and which tables each address created (the search cap).
+    """The app's sets of keyed buckets, and which tables each address created (the search cap).
 
     >>> from fastapi import HTTPException
     >>> fair = FairUse(Limits(guests_per_address_hour=1), Exempt.parse(["127.0.0.1"]), Metrics())
@@ -72,6 +82,18 @@ class FairUse:
         )
         self.chat_by_account = KeyedBuckets(limits.chat_account_rate, limits.chat_account_burst)
         self.chat_by_table = KeyedBuckets(limits.chat_table_rate, limits.chat_table_burst)
+        self.reads_by_address = KeyedBuckets(limits.read_rate, limits.read_burst)
+        self.reads_by_account = KeyedBuckets(limits.read_rate, limits.read_burst)
+        self.reads_signed_in = KeyedBuckets(
+            limits.read_rate * READ_ADDRESS_FACTOR, limits.read_burst * READ_ADDRESS_FACTOR
+        )
+        """The signed-in reads of each address, all accounts together."""
+        self.reads_at_once = threading.BoundedSemaphore(limits.reads_at_once or 1_000_000)
+        self.quick_by_account = KeyedBuckets(limits.quick_account_rate, limits.quick_account_burst)
+        self.quick_by_address = KeyedBuckets(limits.quick_address_rate, limits.quick_address_burst)
+        self.flooded: OrderedDict[str, float] = OrderedDict()
+        """Address → until when its new WebSockets are refused: one of its connections was cut for
+        flooding (issue 33, finding 2: reconnecting at once brought a new allowance)."""
         self.table_address: dict[str, str] = {}
         """Table id → the address that created it (in this process)."""
         self.cluster: SharedCount | None = None
@@ -108,6 +130,42 @@ class FairUse:
         """After a login that failed."""
         self.failures.get(username.lower()).take()
 
+    @contextmanager
+    def expensive_read(self, host: str | None, account_id: str | None = None) -> Iterator[None]:
+        """A leaderboard, a profile or a player's games read for ``host``: from its budget of
+        expensive reads (:meth:`charge_read`), and :meth:`reading` the database. Run it off the event
+        loop: it may wait."""
+        self.charge_read(host, account_id)
+        with self.reading():
+            yield
+
+    def charge_read(self, host: str | None, account_id: str | None = None) -> None:
+        """An expensive read for ``host`` (429 ``too_many_reads``; issue 33, finding 3): signed in
+        (``account_id``), from the account's budget and its address's signed-in budget
+        (:data:`READ_ADDRESS_FACTOR` times one), so that people behind one address (a school, a
+        carrier's NAT) do not share one; anonymous, from the address's budget."""
+        key = self.address(host)
+        if key is None or not self.limits.read_rate:
+            return
+        if account_id is None:
+            buckets = [self.reads_by_address.get(key)]
+        else:
+            buckets = [self.reads_by_account.get(account_id), self.reads_signed_in.get(key)]
+        if not take_all(buckets):
+            wait = max(b.retry_after() for b in buckets)
+            raise refuse(self.metrics, 429, "too_many_reads", "too many leaderboards or profiles; wait", wait)
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """One of at most ``reads_at_once`` expensive reads using the database at once (503 ``busy``
+        after :data:`READ_WAIT` s), so that no address, nor all together, hold the database's pool."""
+        if not self.reads_at_once.acquire(timeout=READ_WAIT):
+            raise refuse(self.metrics, 503, "busy", "the server is busy; try again in a moment", 1)
+        try:
+            yield
+        finally:
+            self.reads_at_once.release()
+
     # ---- WebSocket -----------------------------------------------------------------------------------
 
     def over_rate(self, connection: Connection) -> bool:
@@ -118,6 +176,24 @@ class FairUse:
         if self.cluster is not None and self.cluster.over(connection.account_id):
             return True
         return not take_all(buckets)
+
+    def cut_for_flooding(self, connection: Connection, seconds: float) -> None:
+        """``connection`` was cut for flooding: its address opens no WebSocket for ``seconds``."""
+        if connection.address:
+            self.flooded[connection.address] = time.monotonic() + seconds
+            self.flooded.move_to_end(connection.address)
+            while len(self.flooded) > 100_000:
+                self.flooded.popitem(last=False)
+
+    def flooding(self, address: str | None) -> float:
+        """Seconds until ``address`` may open a WebSocket again (0: now)."""
+        until = self.flooded.get(address or "")
+        if until is None:
+            return 0.0
+        left = until - time.monotonic()
+        if left <= 0:
+            del self.flooded[address or ""]
+        return max(0.0, left)
 
     def charge_table(self, connection: Connection) -> None:
         """A new table. Taken when asked, not when the table exists: requests in flight at once
@@ -152,6 +228,24 @@ class FairUse:
         given back, so that nobody drains a table's allowance by chatting where they are not seated."""
         for bucket in self._chat_buckets(connection, table)[1:]:
             bucket.give_back()
+
+    def charge_quick(self, connection: Connection) -> None:
+        """A quick-play request: from the account's and the address's buckets, since each one runs
+        the matcher (issue 33, finding 1)."""
+        if not take_all(self._quick_buckets(connection)):
+            self.metrics.limited.labels("quick").inc()
+            raise Fault("rate_limited", "too many quick-play requests; wait a moment")
+
+    def refund_quick(self, connection: Connection) -> None:
+        """The request was refused (not waiting, bots not yet allowed): the matcher did not run."""
+        for bucket in self._quick_buckets(connection):
+            bucket.give_back()
+
+    def _quick_buckets(self, connection: Connection) -> list[TokenBucket]:
+        mine = [self.quick_by_account.get(connection.account_id)]
+        if connection.address:
+            mine.append(self.quick_by_address.get(connection.address))
+        return mine
 
     def _chat_buckets(self, connection: Connection, table: str) -> list[TokenBucket]:
         return [

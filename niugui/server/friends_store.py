@@ -12,8 +12,8 @@ invitations and chat from the blocker.
 >>> friends = Friends(store.engine)
 >>> friends.ask("ann", "bob"), friends.ask("bob", "ann")
 ('requested', 'friends')
->>> friends.social("ann")
-Social(friends=frozenset({'bob'}), blocks=frozenset())
+>>> friends.social("ann").friends, friends.social("ann").blocks
+(frozenset({'bob'}), frozenset())
 >>> friends.block("bob", "ann"); friends.social("ann").friends
 frozenset()
 """
@@ -27,7 +27,8 @@ from typing import Any, Literal
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
 
-from .store import Store, accounts, games, ledger, metadata
+from .consent import DEFAULT_INVITE_FROM, DEFAULT_INVITE_TABLES, InviteFrom
+from .store import Store, accounts, games, ledger, metadata, mutes
 
 friend_requests = sa.Table(
     "friend_requests",
@@ -46,6 +47,8 @@ blocks = sa.Table(
 
 Standing = Literal["requested", "friends"]
 
+MAX_MUTES = 200
+"""Accounts one account may mute at once (issue 33, finding 5: muting is stored with the account)."""
 RECENT = 20
 """How many people one played with lately ``GET /api/me/recent`` lists."""
 
@@ -56,6 +59,10 @@ class Social:
 
     friends: frozenset[str] = field(default_factory=frozenset)
     blocks: frozenset[str] = field(default_factory=frozenset)
+    invite_from: InviteFrom = DEFAULT_INVITE_FROM
+    """A bot account's consent: who may invite it (issue 33, finding 6) ..."""
+    invite_tables: int = DEFAULT_INVITE_TABLES
+    """... and to at most how many unfinished tables at once (its seats held there count)."""
 
 
 class Friends:
@@ -97,9 +104,43 @@ class Friends:
             c.execute(blocks.delete().where(blocks.c.blocker == blocker, blocks.c.blocked == blocked))
 
     def social(self, account_id: str) -> Social:
-        """The account's friends and the accounts it blocks."""
+        """The account's friends, the accounts it blocks, and its consent to invitations."""
         with self.engine.begin() as c:
-            return Social(frozenset(_friend_ids(c, account_id)), frozenset(_blocked_ids(c, account_id)))
+            consent = c.execute(
+                sa.select(accounts.c.invite_from, accounts.c.invite_tables).where(accounts.c.id == account_id)
+            ).first()
+            return Social(
+                frozenset(_friend_ids(c, account_id)),
+                frozenset(_blocked_ids(c, account_id)),
+                *((consent.invite_from, int(consent.invite_tables)) if consent is not None else ()),
+            )
+
+    def mutes(self, account_id: str) -> list[str]:
+        """Whose chat ``account_id`` does not want to see, on every device (finding 5), sorted."""
+        with self.engine.begin() as c:
+            return _muted(c, account_id)
+
+    def mute(self, account_id: str, other: str, muted: bool) -> list[str] | None:
+        """``account_id`` mutes (or unmutes) ``other``'s chat, on all its devices (finding 5): whom it
+        mutes now, or None (nothing changed) when that would be more than :data:`MAX_MUTES`."""
+        with self.engine.begin() as c:
+            mine = mutes.c.account_id == account_id
+            others = sa.select(sa.func.count()).where(mine, mutes.c.muted != other)
+            if muted and c.execute(others).scalar_one() >= MAX_MUTES:
+                return None
+            c.execute(mutes.delete().where(mutes.c.account_id == account_id, mutes.c.muted == other))
+            if muted:
+                c.execute(mutes.insert().values(account_id=account_id, muted=other, created_at=time.time()))
+            return _muted(c, account_id)
+
+    def consent(self, account_id: str, invite_from: InviteFrom, tables: int) -> None:
+        """A bot account's owner sets who may invite it and to how many tables at once (finding 6)."""
+        with self.engine.begin() as c:
+            c.execute(
+                accounts.update()
+                .where(accounts.c.id == account_id)
+                .values(invite_from=invite_from, invite_tables=tables)
+            )
 
     def lists(self, account_id: str) -> dict[str, list[dict[str, Any]]]:
         """The account's friends, requests to it (from accounts it does not block), its own pending
@@ -188,3 +229,8 @@ def _listed(people: dict[str, dict[str, Any]], ids: set[str]) -> list[dict[str, 
     return sorted(
         (dict(people[i]) for i in ids if i in people), key=lambda p: (p["nickname"], p["account_id"])
     )
+
+
+def _muted(c: sa.Connection, account_id: str) -> list[str]:
+    query = sa.select(mutes.c.muted).where(mutes.c.account_id == account_id).order_by(mutes.c.muted)
+    return [r.muted for r in c.execute(query)]

@@ -1,7 +1,12 @@
 """Invitations: a table's creator offers a seat to a connected bot account, or anyone at a table
 offers one to a friend; every connection of the guest gets an ``invitation`` frame (and takes the
 seat with ``sit``). Friendships and blocks are the directory's copy (:class:`~.friends_store.Social`),
-read when each account connected and kept current by the friends' routes."""
+read when each account connected and kept current by the friends' routes.
+
+A bot account is invited only with its owner's consent (issue 33, finding 6): who may invite it
+(nobody, its friends, anyone) and to at most how many unfinished tables at once
+(``PUT /api/me/invitations``, kept in its ``Social``). The cap holds at ``sit`` too, so invitations
+sent at once do not all land."""
 
 from __future__ import annotations
 
@@ -10,7 +15,7 @@ from collections.abc import Callable, Sequence
 from . import logs
 from .directory import Directory
 from .protocol import Invitation, Invite
-from .tables import Client, Fault, Reply, Table
+from .tables import Answer, Client, Fault, Reply, Table
 
 
 def invite(directory: Directory, client: Client, table: Table, message: Invite, reply: Reply) -> None:
@@ -26,7 +31,51 @@ def invite(directory: Directory, client: Client, table: Table, message: Invite, 
     guests = list(directory.bot_connections(username))
     if not guests:
         raise Fault("bot_offline", f"no bot account {username!r} is connected; start its client")
+    if directory.blocks(guests[0].account_id, client.account_id):  # answered as offline: not revealed
+        raise Fault("bot_offline", f"no bot account {username!r} is connected; start its client")
+    if not may_invite(directory, client.account_id, guests[0].account_id):
+        raise Fault("not_invitable", f"the owner of {username!r} does not let you invite it")
+    check_tables(directory, guests[0].account_id, table.id)
     table.invite(client, guests[0].account_id, message.seat, _notify(client, table, guests, False), reply)
+
+
+def may_invite(directory: Directory, inviter: str, guest: str) -> bool:
+    """Does ``guest``'s consent (``invitable_by``: nobody, friends, anyone) let ``inviter`` invite it?
+    One rule for both ways of inviting (a bot account by name, a friend); a block is checked apart,
+    where it is answered as offline.
+
+    >>> from niugui.server.friends_store import Social
+    >>> class Known:  # what may_invite reads of a directory: g lets only its friend f invite it
+    ...     def social(self, account_id): return Social(frozenset({"f"}), invite_from="friends")
+    >>> may_invite(Known(), "f", "g"), may_invite(Known(), "x", "g")
+    (True, False)
+    """
+    consent = directory.social(guest)
+    friends = consent.invite_from == "friends" and inviter in consent.friends
+    return consent.invite_from == "anyone" or friends
+
+
+def check_tables(directory: Directory, bot_id: str, table_id: str) -> None:
+    """Refused when the bot account ``bot_id`` holds seats at as many unfinished tables (other than
+    ``table_id``) as its owner allows (on ``invite``, and on the bot's own ``sit``)."""
+    held = {s["table"] for s in directory.seats_of(bot_id) if s["status"] != "finished"}
+    held = (held | directory.claims(bot_id)) - {table_id}  # sits in flight count too
+    if len(held) >= directory.social(bot_id).invite_tables:
+        raise Fault("invite_limit", "that bot account is at as many tables as its owner allows")
+
+
+def claim_seat(directory: Directory, bot_id: str, table_id: str, reply: Reply) -> Reply:
+    """A bot account's ``sit`` at ``table_id``: refused past its owner's cap (:func:`check_tables`),
+    else counted as held until its answer (the directory knows the seat only once it is stored); the
+    reply that gives the claim back. The cap is per node: a bot account connected to one node."""
+    check_tables(directory, bot_id, table_id)
+    directory.claim(bot_id, table_id)
+
+    def answered(answer: Answer | BaseException) -> None:
+        directory.release(bot_id, table_id)
+        reply(answer)
+
+    return answered
 
 
 def invite_friend(
@@ -39,6 +88,8 @@ def invite_friend(
     guests = list(directory.connections(friend))
     if not guests or directory.blocks(friend, client.account_id):
         raise Fault("friend_offline", "that friend is not connected now")
+    if not may_invite(directory, client.account_id, friend):  # a bot account befriended: its consent too
+        raise Fault("not_invitable", "that account's owner does not let you invite it")
     table.invite(client, friend, seat, _notify(client, table, guests, True), reply, friend=True)
 
 

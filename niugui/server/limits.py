@@ -125,10 +125,14 @@ class Counter:
             self._counts.pop(key, None)
 
 
+UNKNOWN_ADDRESS = "?"
+"""The key of a connection whose address is not known: no one's in particular for quick play."""
+
+
 def address_key(host: str | None) -> str:
     """The key per-address limits count by: the IPv4 address, an IPv6 address's /64."""
     if not host:
-        return "?"
+        return UNKNOWN_ADDRESS
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:

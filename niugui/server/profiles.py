@@ -44,8 +44,8 @@ def profile(store: Store, account_id: str, viewer: str | None, window: int) -> P
     if account is None:
         return None
     rated = store.rating(account_id)
-    card = store.player_card(account_id, window)
-    rows = store.results_of(account_id, RESULTS_READ)
+    played, escapes = store.games_seen(account_id, viewer)  # private games only for who may see them
+    rows = store.results_of(account_id, viewer, RESULTS_READ)
     modes, upstream = results(rows)
     return Profile(
         id=account.id,
@@ -53,10 +53,10 @@ def profile(store: Store, account_id: str, viewer: str | None, window: int) -> P
         registered=account.username is not None,
         rating=None if rated is None else RatingInfo(**rated[0].to_dict(), games=rated[1]),
         history=[RatingPoint(**point) for point in store.rating_history(account_id)],
-        games=card.games,
+        games=played,
         upstream_rate=None if not rows else upstream / len(rows),
-        escapes=card.escapes,
-        escape_rate=card.escape_rate,
+        escapes=escapes,
+        escape_rate=None if not played else escapes / played,
         modes=modes,
         recent=[ProfileGame(**game) for game in store.history(account_id, 10, viewer=viewer)],
     )

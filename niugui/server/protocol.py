@@ -31,6 +31,7 @@ from niugui.bots.levels import NAMES as LEVEL_NAMES
 from niugui.game import SeatView
 
 from . import timer
+from .consent import DEFAULT_INVITE_FROM, DEFAULT_INVITE_TABLES, MAX_INVITE_TABLES, InviteFrom
 
 PROTOCOL_VERSION = 2
 """2: a connection authenticates with its first message (``auth``), not a token in the URL; a play
@@ -122,6 +123,9 @@ ErrorCode = Literal[
     "bot_offline",  # invite: no bot account of that username is connected
     "not_friends",  # invite: that account is not your friend (friends: issue 29)
     "friend_offline",  # invite: that friend has no connection to this server now
+    "not_invitable",  # invite: that bot account's owner does not let you invite it (issue 33)
+    "seated_elsewhere",  # quick_play, sit, rematch: a seat at another table, or quick play waits or seats you
+    "invite_limit",  # invite, sit: that bot account sits at as many tables as its owner allows
     "server_error",  # a bug on the server; the connection stays up
 ]
 
@@ -166,7 +170,9 @@ class TableSettings(Request):
         description="记牌器: the page may show how many of each rank are unseen (public plays only, R12)",
     )
     rated: bool = Field(
-        False, description="ratings move after each finished game with at least two human seats"
+        False,
+        description="ratings move after each finished game with at least two people (a bot account is no"
+        " one, one address's accounts are one); never at a private table",
     )
     club: str | None = Field(
         None,
@@ -309,6 +315,11 @@ class QuickPlay(Request):
         description="the turn timer you want",
     )
     games: int | None = Field(None, ge=1, le=16, description="the number of games you want")
+    bots: bool = Field(
+        False,
+        description="you agree to be seated when another waiting player fills the empty seats with "
+        "bots (queue_bots); otherwise only your own queue_bots, or four people, seat you (issue 33)",
+    )
 
 
 class LeaveQueue(Request):
@@ -1065,6 +1076,7 @@ HttpErrorCode = Literal[
     "too_many_logins",  # 429: login or register attempts from one address per minute
     "too_many_failures",  # 429: failed logins for one username per hour
     "too_many_requests",  # 429: HTTP requests per address or session (the guard)
+    "too_many_reads",  # 429: leaderboards, profiles and players' games read from one address
     "busy",  # 503: password hashing is queued up; try again in a moment
     "registered_already",  # 409: this guest account has a username already
     "bot_needs_new_account",  # 409: a bot account is registered without a session token (a new account)
@@ -1090,6 +1102,8 @@ HttpErrorCode = Literal[
     "event_started",  # 409: a Swiss tournament has started: its registration is closed
     "event_owner",  # 403: only the event's owner may do this (start a Swiss early)
     "event_bot",  # 403: bot accounts do not enter events
+    "bot_only",  # 403: only a bot account sets who may invite it (issue 33)
+    "too_many_mutes",  # 422: an account mutes at most MAX_MUTES others (issue 33)
 ]
 
 
@@ -1099,6 +1113,15 @@ class HttpError(Message):
 
     code: HttpErrorCode
     message: str = Field(description="in English, for logs and tools; players see the page's words")
+
+
+class InviteConsent(Message):
+    """``PUT /api/me/invitations`` (and its answer): who may invite this bot account to a table and to
+    at most how many unfinished tables at once (issue 33, finding 6). Set by its owner (the bot client
+    sends its ``--invitable-by`` and ``--max-tables``); the server refuses the rest."""
+
+    invitable_by: InviteFrom = DEFAULT_INVITE_FROM
+    max_tables: int = Field(DEFAULT_INVITE_TABLES, ge=0, le=MAX_INVITE_TABLES, strict=True)
 
 
 class SessionResponse(Message):
@@ -1200,7 +1223,10 @@ class Profile(Message):
     registered: bool
     rating: RatingInfo | None = Field(description="null before a first rated game")
     history: list[RatingPoint] = Field(description="the rating after each rated game, oldest first")
-    games: int = Field(description="games played (finished or escaped), rated or not")
+    games: int = Field(
+        description="games played (finished or escaped) that you may see: rated or not, a private"
+        " table's only for its players"
+    )
     upstream_rate: float | None = Field(description="share of games finished first (上游, R32); null: none")
     escapes: int
     escape_rate: float | None = Field(description="escapes (R35) per game; null before a first game")

@@ -51,7 +51,7 @@ class QuickTables:
             directory.tables,
             directory.connections,
             directory.card,
-            self.check_not_playing,
+            self.check_free,
             self.matchmaker,
             self._open_rematch,
         )
@@ -60,11 +60,15 @@ class QuickTables:
         """Accounts whose quick play waits for their player card to be read: account → that request."""
         self.shared: QueueOfNodes | None = None
         """On a cluster node: the queue of every node, used instead of :attr:`matchmaker`."""
+        self._placing: set[str] = set()
+        """Accounts matched into a group whose table is not yet stored with them seated: they count as
+        waiting, so no ``sit`` elsewhere slips into that window (review of finding 9)."""
 
-    def join(self, client: Client, preferences: Preferences, reply: Reply) -> None:
-        """Queue ``client``'s account once its card is read (R35's escapes counted for the delay)."""
+    def join(self, client: Client, preferences: Preferences, reply: Reply, bots: bool = False) -> None:
+        """Queue ``client``'s account once its card is read (R35's escapes counted for the delay);
+        never while it holds a seat at another table (issue 33, finding 9: one account, two games)."""
         account = client.account_id
-        self.check_not_playing(account)
+        self.check_not_seated(account)
         request = self._joining[account] = object()
         window = self.config.community.escape_window
 
@@ -81,7 +85,7 @@ class QuickTables:
                 reply(card)
                 return
             try:
-                self.check_not_playing(account)  # sat down somewhere meanwhile
+                self.check_not_seated(account)  # sat down somewhere meanwhile
             except Fault as fault:
                 reply(fault)
                 return
@@ -90,7 +94,7 @@ class QuickTables:
                 self.shared.join(client, preferences, card, reply)
                 return
             reply(Answer())
-            self.matchmaker.join(client, preferences, card)
+            self.matchmaker.join(client, preferences, card, bots)
 
         self.services.read(lambda: self.store.player_card(account, window), joined)
 
@@ -130,10 +134,24 @@ class QuickTables:
         """Seat a group formed elsewhere (a cluster's queue) at a new table of this server."""
         self._open_table(people, preferences, bots, seated)
 
-    def check_not_playing(self, account_id: str) -> None:
-        playing = self.directory.playing_at(account_id)
-        if playing is not None:
-            raise Fault("already_seated", f"you are playing at table {playing}; finish that game first")
+    def check_not_seated(self, account_id: str) -> None:
+        """Refused while the account holds a seat at a table not finished (waiting, between games or
+        playing): quick play would seat it at a second game."""
+        for seat in self.directory.seats_of(account_id):
+            if seat["status"] != "finished":
+                table = seat["table"]
+                raise Fault("seated_elsewhere", f"you hold a seat at table {table}; leave it first")
+
+    def check_free(self, account_id: str) -> None:
+        """Refused while the account holds a seat elsewhere (:meth:`check_not_seated`) or is being
+        seated by quick play: one account, one game (再来一局 asks it too)."""
+        if account_id in self._placing:
+            raise Fault("seated_elsewhere", "quick play is seating you at a table; wait for it")
+        self.check_not_seated(account_id)
+
+    def waiting(self, account_id: str) -> bool:
+        """Is the account in the quick-play queue (or joining it, or being seated by it)?"""
+        return account_id in self._joining or account_id in self.matchmaker or account_id in self._placing
 
     def _open_table(
         self, people: Sequence[Person], preferences: Preferences, bots: bool, seated: Seated
@@ -147,11 +165,19 @@ class QuickTables:
             games=preferences.games or community.quick_games or None,
             rated=True,
         )
+        accounts = [account for account, _, _ in people]
+        try:  # asked again here: no account at two games, whatever happened since it was matched
+            for account in accounts:
+                self.check_free(account)
+        except Fault as fault:
+            logs.failure("quick play: a player of the group is seated elsewhere", fault)
+            return
+        self._placing.update(accounts)
         table_id = short_id(8)
         table = self.factory.open(TableModel(table_id, creator=QUICK_PLAY, code=None, settings=settings))
-        accounts = [account for account, _, _ in people]
 
         def done_seating(answer: Answer | BaseException) -> None:
+            self._placing.difference_update(accounts)
             if isinstance(answer, BaseException):
                 logs.failure("quick play: could not seat the group", answer, table=table_id)
                 return
@@ -160,6 +186,7 @@ class QuickTables:
 
         def created(answer: Answer | BaseException) -> None:
             if isinstance(answer, BaseException):
+                self._placing.difference_update(accounts)
                 logs.failure("quick play: could not create the table", answer, table=table_id)
                 return
             for account in accounts:

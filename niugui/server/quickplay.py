@@ -16,10 +16,13 @@ from typing import Any, Literal
 from . import logs
 from .config import Community
 from .matchmaking import EscapePolicy, Preferences, Queue, Ticket, escape_delay
+from .people import origin
 from .protocol import QueueStatus
 from .store import PlayerCard
 from .tables import Client, Fault
 
+OTHERS_EVERY = 0.5
+"""Seconds within which the waiting players are told that the queue changed (once for all changes)."""
 Person = tuple[str, str, PlayerCard | None]
 """(account id, nickname, card) of a player to seat."""
 Seated = Callable[[str, dict[str, int]], None]
@@ -63,12 +66,16 @@ class Matchmaker:
         self._later = later
         self._now = now
         self._timer: Any = None
+        self._others_timer: Any = None
 
     def __contains__(self, account_id: object) -> bool:
         return account_id in self.queue
 
-    def join(self, client: Client, preferences: Preferences, card: PlayerCard | None) -> None:
-        """Queue the client's account (again: its place in line is kept, its preferences replaced)."""
+    def join(
+        self, client: Client, preferences: Preferences, card: PlayerCard | None, bots: bool = False
+    ) -> None:
+        """Queue the client's account (again: its place in line is kept, its preferences replaced);
+        ``bots``: it agrees to be seated when another waiting player fills the seats with bots."""
         now = self._now()
         escapes = 0 if card is None else card.recent_escapes
         account = client.account_id
@@ -78,12 +85,14 @@ class Matchmaker:
             preferences,
             ready_at=now + escape_delay(escapes, self.policy),
             recent=self.recent.get(account, frozenset()),
+            origin=origin(client.address),  # a connection's address key (finding 8)
+            bots=bots,  # agreed to be seated by another's queue_bots (finding 9)
         )
         again = account in self.queue
         self.queue.join(ticket)
         self.waiting[account] = Waiting(client.nickname, card)
         logs.info("quick play: joined", account=account, waiting=len(self.queue))
-        self.update(only=account if again else None)  # joining again changes no one else's count
+        self.update(only=account, others=not again)  # joining again changes no one else's count
 
     def leave(self, account_id: str) -> bool:
         """Take the account out of the queue; whether it was waiting. It is told, and so are the others."""
@@ -100,6 +109,8 @@ class Matchmaker:
         ticket = self.queue.tickets.get(account_id)
         if ticket is None:
             raise Fault("bad_state", "you are not waiting in quick play; press quick play first")
+        # only those who agreed (Ticket.bots) are pulled in: a griefer's bot game, which they then
+        # leave, takes no stranger along (issue 33, finding 9)
         taken = self.queue.take_with_bots(account_id, now, self.settings.bots_after)
         if taken is None:
             ready = max(ticket.ready_at, ticket.joined_at + self.settings.bots_after)
@@ -107,17 +118,31 @@ class Matchmaker:
         self._seat(*taken, bots=True)
         self.update()
 
-    def update(self, only: str | None = None) -> None:
-        """Seat every group that can be formed now, tell every waiting player where they stand (only
-        ``only`` when nothing changed for the others), and arm the timer for the next fair-play delay."""
+    def update(self, only: str | None = None, others: bool = True) -> None:
+        """Seat every group that can be formed now, tell ``only`` where they stand and — within
+        :data:`OTHERS_EVERY` seconds, all changes of that time in one message each — every other
+        waiting player, unless nothing changed for them; arm the timer for the next fair-play delay.
+        (Telling everyone at each request made one ``quick_play`` cost a frame per waiting player:
+        issue 33, finding 1.)"""
         groups = self.queue.match(self._now())
         for group, preferences in groups:
             self._seat(group, preferences, bots=False)
-        told = [only] if only is not None and not groups else list(self.queue.tickets)
-        for account in told:
-            if account in self.queue:
-                self._tell(account, self._status(account, "waiting"))
+        if only is not None and only in self.queue:
+            self._tell(only, self._status(only, "waiting"))
+        if others or groups:
+            self._tell_others_soon()
         self._arm()
+
+    def _tell_others_soon(self) -> None:
+        if self._later is None:
+            self._tell_everyone()
+        elif self._others_timer is None:
+            self._others_timer = self._later(OTHERS_EVERY, self._tell_everyone)
+
+    def _tell_everyone(self) -> None:
+        self._others_timer = None
+        for account in list(self.queue.tickets):
+            self._tell(account, self._status(account, "waiting"))
 
     # ---- inside ------------------------------------------------------------------------------------
 
@@ -180,6 +205,6 @@ class Matchmaker:
             self._timer.cancel()
             self._timer = None
         now = self._now()
-        later = [t.ready_at for t in self.queue.tickets.values() if t.ready_at > now]
-        if later:
-            self._timer = self._later(min(later) - now + 0.01, self.update)
+        ready_at = self.queue.next_ready(now)  # the queue's heap: no walk over everyone waiting
+        if ready_at is not None:
+            self._timer = self._later(ready_at - now + 0.01, self.update)

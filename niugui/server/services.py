@@ -15,6 +15,7 @@ from fastapi import Depends
 from starlette.requests import HTTPConnection
 
 from . import auth
+from .boards import Boards
 from .config import Config
 from .fairuse import FairUse
 from .hub import Hub
@@ -42,6 +43,8 @@ class AppServices:
     clients: Clients
     node: Node | None
     """This process's cluster node, or None when it runs alone."""
+    boards: Boards
+    """The leaderboards, computed once while the ratings stay as they are (issue 33, finding 3)."""
 
     @property
     def session_age(self) -> float | None:

@@ -21,6 +21,7 @@ from sqlalchemy.engine import Connection, Engine
 from niugui.game import Result
 from niugui.ratings import BOT_RATINGS, Rating, rate_game
 
+from .consent import DEFAULT_INVITE_FROM, DEFAULT_INVITE_TABLES
 from .protocol import AnyEvent, EvDeal, EvGameOver
 
 metadata = sa.MetaData()
@@ -37,6 +38,10 @@ accounts = sa.Table(
     sa.Column("created_at", sa.Float, nullable=False),
     # a bot account (registered with ``bot: true``): labelled as a bot everywhere, never in quick play
     sa.Column("bot", sa.Boolean, nullable=False, server_default=sa.false()),
+    # a bot account's consent to invitations (issue 33, finding 6; niugui/server/consent.py): from
+    # whom ("nobody", "friends", "anyone") and to at most how many unfinished tables at once
+    sa.Column("invite_from", sa.String(8), nullable=False, server_default=DEFAULT_INVITE_FROM),
+    sa.Column("invite_tables", sa.Integer, nullable=False, server_default=str(DEFAULT_INVITE_TABLES)),
 )
 sessions = sa.Table(
     "sessions",
@@ -91,7 +96,7 @@ ledger = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("table_id", sa.String(32), sa.ForeignKey("tables.id"), nullable=False, index=True),
-    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False, index=True),
     sa.Column("seat", sa.Integer, nullable=False),
     sa.Column("account_id", sa.String(32), nullable=True, index=True),
     sa.Column("nickname", sa.String(64), nullable=False),
@@ -113,9 +118,17 @@ rating_history = sa.Table(
     metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
     sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), nullable=False, index=True),
-    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False),
+    sa.Column("game_id", sa.Integer, sa.ForeignKey("games.id"), nullable=False, index=True),
     sa.Column("mu", sa.Float, nullable=False),
     sa.Column("sigma", sa.Float, nullable=False),
+    sa.Column("created_at", sa.Float, nullable=False),
+)
+
+mutes = sa.Table(  # muting stored with the account, not the device (issue 33, finding 5)
+    "mutes",
+    metadata,
+    sa.Column("account_id", sa.String(32), sa.ForeignKey("accounts.id"), primary_key=True),
+    sa.Column("muted", sa.String(32), sa.ForeignKey("accounts.id"), primary_key=True),
     sa.Column("created_at", sa.Float, nullable=False),
 )
 
@@ -507,17 +520,10 @@ class Store:
                 games.c.finished_at,
             )
             .join(games, games.c.id == ledger.c.game_id)
-            .where(ledger.c.account_id == account_id)
+            .where(ledger.c.account_id == account_id, _seen_by(account_id, viewer))
             .order_by(ledger.c.id.desc())
             .limit(limit)
         )
-        if viewer != account_id:
-            mine = ledger.alias("mine")
-            private = sa.select(tables.c.id).where(tables.c.code.is_not(None))
-            shared = sa.select(mine.c.table_id).where(
-                mine.c.account_id == viewer, mine.c.account_id.is_not(None)
-            )
-            query = query.where(sa.or_(ledger.c.table_id.not_in(private), ledger.c.table_id.in_(shared)))
         with self._tx() as c:
             return [
                 {
@@ -542,14 +548,9 @@ class Store:
 
     def player_card(self, account_id: str, window: int) -> PlayerCard:
         """What a seat shows of its player, and what quick play's fair-play rule reads."""
-        escaped = (ledger.c.outcome == "escape") & (ledger.c.delta < 0)
+        escaped = ESCAPED
         with self._tx() as c:
-            games_played, escapes = c.execute(
-                sa.select(
-                    sa.func.count(ledger.c.id),
-                    sa.func.coalesce(sa.func.sum(sa.case((escaped, 1), else_=0)), 0),
-                ).where(ledger.c.account_id == account_id)
-            ).one()
+            games_played, escapes = _played_and_escaped(c, ledger.c.account_id == account_id)
             last = (
                 sa.select(sa.case((escaped, 1), else_=0).label("escaped"))
                 .where(ledger.c.account_id == account_id)
@@ -566,6 +567,12 @@ class Store:
             games=int(games_played),
             escapes=int(escapes),
         )
+
+    def rating_version(self) -> int:
+        """The newest rating-history id (0 before any rated game): when it is unchanged, neither
+        leaderboard is (``niugui/server/boards.py``). One lookup of the primary key's index."""
+        with self._tx() as c:
+            return int(c.execute(sa.select(sa.func.max(rating_history.c.id))).scalar() or 0)
 
     def rating_leaderboard(self, limit: int, min_games: int) -> list[dict[str, Any]]:
         """Accounts by shown rating (μ − 3σ), those with at least ``min_games`` rated games."""
@@ -619,9 +626,12 @@ class Store:
             rows = c.execute(query).all()
         return [{**Rating(r.mu, r.sigma).to_dict(), "at": r.created_at} for r in reversed(rows)]
 
-    def results_of(self, account_id: str, limit: int = 1000) -> list[tuple[int, dict[str, Any]]]:
-        """(seat, result) of an account's last ``limit`` finished games, newest first — but an event's
-        boards (issue 30: a profile would tell a board's result to those who have not played it)."""
+    def results_of(
+        self, account_id: str, viewer: str | None, limit: int = 1000
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """(seat, result) of an account's last ``limit`` finished games that ``viewer`` may see (as
+        :meth:`history`), newest first — but an event's boards (issue 30: a profile would tell a board's
+        result to those who have not played it)."""
         query = (
             sa.select(ledger.c.seat, games.c.result)
             .join(games, games.c.id == ledger.c.game_id)
@@ -631,11 +641,43 @@ class Store:
                 games.c.result.is_not(None),
                 tables.c.creator.not_like(EVENT_CREATOR + "%"),
             )
+            .where(_seen_by(account_id, viewer))
             .order_by(ledger.c.id.desc())
             .limit(limit)
         )
         with self._tx() as c:
             return [(int(r.seat), json.loads(r.result)) for r in c.execute(query)]
+
+    def games_seen(self, account_id: str, viewer: str | None) -> tuple[int, int]:
+        """(games, escapes) of an account, counting only the games ``viewer`` may see (a profile:
+        issue 33, finding 11 — an outsider saw ``games: 1`` for a player whose one game was private)."""
+        with self._tx() as c:
+            return _played_and_escaped(c, (ledger.c.account_id == account_id) & _seen_by(account_id, viewer))
+
+
+ESCAPED = (ledger.c.outcome == "escape") & (ledger.c.delta < 0)
+"""A ledger row of an escape that cost points (R35)."""
+
+
+def _played_and_escaped(c: Connection, where: sa.ColumnElement[bool]) -> tuple[int, int]:
+    """(games, escapes) among the ledger rows ``where`` selects: one count for the seat card and the
+    profile."""
+    query = sa.select(
+        sa.func.count(ledger.c.id), sa.func.coalesce(sa.func.sum(sa.case((ESCAPED, 1), else_=0)), 0)
+    ).where(where)
+    played, escapes = c.execute(query).one()
+    return int(played), int(escapes)
+
+
+def _seen_by(account_id: str, viewer: str | None) -> sa.ColumnElement[bool]:
+    """Which of ``account_id``'s ledger rows ``viewer`` may see: all for the account itself; else the
+    games at public tables and at private tables the viewer played at too (issue 15, finding 12)."""
+    if viewer == account_id:
+        return sa.true()
+    mine = ledger.alias("mine")
+    private = sa.select(tables.c.id).where(tables.c.code.is_not(None))
+    shared = sa.select(mine.c.table_id).where(mine.c.account_id == viewer, mine.c.account_id.is_not(None))
+    return sa.or_(ledger.c.table_id.not_in(private), ledger.c.table_id.in_(shared))
 
 
 @dataclass(frozen=True)

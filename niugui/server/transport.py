@@ -28,6 +28,7 @@ from types import GeneratorType
 from typing import cast
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import Frame, Opcode
 from websockets.protocol import Protocol, State
 from websockets.streams import StreamReader
 
@@ -42,6 +43,13 @@ DIRECT = "niugui.direct"
 """The scope extension's key: its value is the connection's :class:`Direct`."""
 
 Receiver = Callable[[str | bytes], None]
+Gate = Callable[[bytes | None], bool]
+"""Counts one client frame against the connection's budget before it is read — given a message's
+first :data:`HEAD` bytes (``None`` for a ping or pong) — and says whether to read it: False drops it."""
+HEAD = 256
+Control = tuple[int, bytes]
+"""A client control frame read by :func:`client_frames`: its opcode (``PING``, ``PONG``), its payload."""
+PING, PONG = 0x9, 0xA
 
 _log = logging.getLogger("uvicorn.error")
 
@@ -61,18 +69,44 @@ def text_frame(payload: bytes) -> bytes:
 
 
 def client_texts(data: bytes, limit: int | None) -> tuple[list[str], int]:
-    """The leading whole client text frames of ``data`` (RFC 6455 §5.2: final, no extension bits
-    — so never compressed, RFC 7692 — masked, under 64 KiB and ``limit``), unmasked and decoded; and
-    how many bytes they took. It stops at the first frame that is anything else — or not valid
-    UTF-8 — for ``websockets`` and uvicorn to read (or refuse) from there.
+    """The leading whole client text frames of ``data`` (:func:`client_frames` without control frames).
 
     >>> frame = bytes((0x81, 0x82)) + b"abcd" + bytes((ord("h") ^ 0x61, ord("i") ^ 0x62))
     >>> client_texts(frame + frame + b"\\x89", None)
     (['hi', 'hi'], 16)
     """
-    texts: list[str] = []
+    frames, used = client_frames(data, limit, controls=False)
+    return [f for f in frames if isinstance(f, str)], used
+
+
+def client_frames(
+    data: bytes, limit: int | None, controls: bool = True, gate: Gate | None = None
+) -> tuple[list[str | Control], int]:
+    """The leading whole client text frames of ``data`` (RFC 6455 §5.2: final, no extension bits
+    — so never compressed, RFC 7692 — masked, under 64 KiB and ``limit``), unmasked and decoded,
+    and with ``controls`` its pings and pongs (final, masked, at most 125 bytes: §5.5) as
+    :data:`Control`; and how many bytes they took. It stops at the first frame that is anything
+    else — or not valid UTF-8 — for ``websockets`` and uvicorn to read (or refuse) from there.
+    Each frame is shown to ``gate`` first (a text frame's first :data:`HEAD` bytes): one it refuses
+    is skipped unread.
+
+    >>> ping = bytes((0x89, 0x81)) + b"abcd" + bytes((ord("!") ^ 0x61,))
+    >>> client_frames(ping, None), client_frames(ping, None, controls=False)
+    (([(9, b'!')], 7), ([], 0))
+    """
+    texts: list[str | Control] = []
     at, end = 0, len(data)
-    while end - at >= 6 and data[at] == 0x81:
+    while end - at >= 6 and (data[at] == 0x81 or (controls and data[at] in (0x89, 0x8A))):
+        if data[at] != 0x81:
+            size = data[at + 1] ^ 0x80
+            if size > 125 or end - at - 6 < size:
+                break
+            if gate is None or gate(None):
+                texts.append(
+                    (data[at] & 0x0F, apply_mask(data[at + 6 : at + 6 + size], data[at + 2 : at + 6]))
+                )
+            at += 6 + size
+            continue
         size, start = data[at + 1] ^ 0x80, at + 6
         if size == 126:
             if end - at < 8:
@@ -82,6 +116,11 @@ def client_texts(data: bytes, limit: int | None) -> tuple[list[str], int]:
             break
         if start + size > end or (limit is not None and size > limit):
             break
+        if gate is not None and not gate(
+            apply_mask(data[start : start + min(size, HEAD)], data[start - 4 : start])
+        ):
+            at = start + size
+            continue
         try:
             texts.append(apply_mask(data[start : start + size], data[start - 4 : start]).decode())
         except UnicodeDecodeError:
@@ -104,6 +143,10 @@ def between_frames(conn: Protocol) -> bool:
     while isinstance(parser, GeneratorType) and parser.gi_yieldfrom is not None:
         parser = parser.gi_yieldfrom
     return isinstance(parser, GeneratorType) and parser.gi_code is _FRAME_START
+
+
+class _Cut(Exception):
+    """The gate closed the connection partway through a read."""
 
 
 class Direct:
@@ -140,10 +183,20 @@ class Direct:
         protocol.transport.write(b"".join(parts))
         return True
 
-    def receive_with(self, receiver: Receiver) -> None:
+    def receive_with(self, receiver: Receiver, gate: Gate | None = None) -> None:
         """From now on hand every message to ``receiver`` as it arrives (what is already queued
-        first); disconnects still come through ASGI ``receive``."""
-        self._protocol.take_messages(receiver)
+        first, not counted), each counted first by ``gate`` — and every ping and pong too: one it
+        refuses is dropped unread (a ping gets no pong); disconnects still come through ASGI
+        ``receive``."""
+        self._protocol.take_messages(receiver, gate)
+
+    def close_now(self, code: int) -> None:
+        """Write a close frame and close the socket, reading nothing more (a flood): the peer's
+        closing reply is not awaited, as ``websockets`` would, reading everything sent meanwhile."""
+        transport = self._protocol.transport
+        if not transport.is_closing():
+            transport.write(bytes((0x88, 2)) + code.to_bytes(2, "big"))
+            transport.close()
 
     def abort(self) -> None:
         """Cut the TCP connection now, without flushing (a reader too slow to keep up)."""
@@ -154,6 +207,7 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol, plus :class:`Direct` in each connection's scope."""
 
     receiver: Receiver | None = None
+    gate: Gate | None = None
     heard = False
     """Whether the client sent anything since the keep-alive timer was last set."""
 
@@ -162,7 +216,8 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
         extensions[DIRECT] = Direct(self)
         await super().run_asgi()
 
-    def take_messages(self, receiver: Receiver) -> None:
+    def take_messages(self, receiver: Receiver, gate: Gate | None = None) -> None:
+        self.gate = gate
         pending = []
         while not self.queue.empty():
             pending.append(self.queue.get_nowait())
@@ -187,9 +242,16 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
         ):
             super().data_received(data)
             return
-        texts, used = client_texts(data, conn.max_message_size)
-        for text in texts:
-            self._hand_over(text)
+        try:
+            gate = None if self.gate is None else self._counted
+            frames, used = client_frames(data, conn.max_message_size, gate is not None, gate)
+        except _Cut:  # the gate closed the connection: the rest of the read is not looked at
+            return
+        for frame in frames:
+            if isinstance(frame, str):
+                self._hand_over(frame)
+            else:
+                self._control(*frame)
         if used < len(data):
             super().data_received(data[used:] if used else data)
 
@@ -214,6 +276,8 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
         self.frames = []
         if self.close_sent:  # as uvicorn does: past close, messages are discarded
             return
+        if self.gate is not None and not self.gate(bytes(data[:HEAD])):
+            return
         if self.curr_msg_data_type == "text":
             try:
                 self._hand_over(bytes(data).decode())
@@ -222,6 +286,37 @@ class DirectWebSockets(WebSocketsSansIOProtocol):
                 self.handle_parser_exception()
             return
         self._hand_over(bytes(data))
+
+    def _counted(self, head: bytes | None) -> bool:
+        """The gate, for :func:`client_frames`: :class:`_Cut` once it closed the connection."""
+        assert self.gate is not None
+        if self.gate(head):
+            return True
+        if self.transport.is_closing():
+            raise _Cut
+        return False
+
+    def _control(self, opcode: int, payload: bytes) -> None:
+        """A ping or pong read here, counted already (issue 33, finding 2): answered as
+        ``websockets`` and uvicorn would (a pong for a ping; a pong to the keep-alive)."""
+        if self.close_sent or self.transport.is_closing():
+            return
+        if opcode == PING:
+            self.transport.write(bytes((0x8A, len(payload))) + payload)
+        else:
+            super().handle_pong(Frame(Opcode.PONG, payload))  # counted already
+
+    def handle_ping(self) -> None:
+        """A ping ``websockets`` read (a read cut partway through a frame): counted too; its pong
+        is already queued with whatever else ``websockets`` has to send."""
+        if self.gate is not None:
+            self.gate(None)
+        super().handle_ping()
+
+    def handle_pong(self, event: Frame) -> None:
+        if self.gate is not None:
+            self.gate(None)
+        super().handle_pong(event)
 
     def _hand_over(self, message: str | bytes) -> None:
         assert self.receiver is not None

@@ -16,6 +16,7 @@ from niugui.cli.main import main
         (["--server", "ftp://127.0.0.1:1", "--token", "t"], "http"),
         (["--server", "http://127.0.0.1:1", "--token", "t", "--budget", "0"], "--budget"),
         (["--server", "http://127.0.0.1:1", "--token", "t", "--stop-after", "0"], "--stop-after"),
+        (["--server", "http://127.0.0.1:1", "--token", "t", "--max-tables", "51"], "--max-tables"),
     ],
 )
 def test_bad_arguments_are_one_line(

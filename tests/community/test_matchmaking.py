@@ -91,13 +91,14 @@ def test_R35_escapes_delay_a_player_and_delayed_players_meet_first() -> None:
 
 
 def test_a_waiting_player_may_take_bots_after_the_wait() -> None:
+    """(Every ticket here agreed to bots: ``Ticket.bots``, issue 33 finding 9.)"""
     queue = Queue()
-    queue.join(Ticket("a", joined_at=0.0))
-    queue.join(Ticket("p", joined_at=0.0, ready_at=50.0))
-    queue.join(Ticket("t", joined_at=1.0, preferences=Preferences(turn_seconds=30)))
-    queue.join(Ticket("b", joined_at=2.0, preferences=Preferences(turn_seconds=20)))
-    queue.join(Ticket("c", joined_at=3.0))
-    queue.join(Ticket("d", joined_at=4.0))
+    queue.join(Ticket("a", joined_at=0.0, bots=True))
+    queue.join(Ticket("p", joined_at=0.0, ready_at=50.0, bots=True))
+    queue.join(Ticket("t", joined_at=1.0, preferences=Preferences(turn_seconds=30), bots=True))
+    queue.join(Ticket("b", joined_at=2.0, preferences=Preferences(turn_seconds=20), bots=True))
+    queue.join(Ticket("c", joined_at=3.0, bots=True))
+    queue.join(Ticket("d", joined_at=4.0, bots=True))
     assert queue.take_with_bots("a", now=29.0, wait=30.0) is None and "a" in queue  # not yet
     assert queue.take_with_bots("p", now=40.0, wait=30.0) is None  # its fair-play delay runs to 50
     taken = queue.take_with_bots("a", now=31.0, wait=30.0)
@@ -110,9 +111,9 @@ def test_a_waiting_player_may_take_bots_after_the_wait() -> None:
 
 def test_a_delayed_player_taking_bots_takes_only_other_delayed_players() -> None:
     queue = Queue()
-    queue.join(Ticket("x", joined_at=0.0, ready_at=60.0))
-    queue.join(Ticket("a", joined_at=1.0))
-    queue.join(Ticket("y", joined_at=2.0, ready_at=10.0))
+    queue.join(Ticket("x", joined_at=0.0, ready_at=60.0, bots=True))
+    queue.join(Ticket("a", joined_at=1.0, bots=True))
+    queue.join(Ticket("y", joined_at=2.0, ready_at=10.0, bots=True))
     taken = queue.take_with_bots("x", now=90.0, wait=30.0)
     assert taken is not None and [t.account_id for t in taken[0]] == ["x", "y"]
 

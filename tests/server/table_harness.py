@@ -123,6 +123,8 @@ class FakeClient:
     account_id: str
     nickname: str
     frames: list[str] = field(default_factory=list)
+    address: str = ""
+    """Its address key ('' unknown: each such client counts as its own person)."""
 
     def send(self, message: str) -> None:
         assert isinstance(message, str), "tables send serialized frames"

@@ -267,16 +267,18 @@ def test_bot_accounts_are_labelled_and_their_view_holds_no_other_hand(shared_ser
     session = register_bot(shared_server)
     bot = Player(shared_server, "bot", session)
     alice = Player(shared_server, "alice")
-    table = new_table(alice, turn_seconds=30, rated=True)  # rated: on the leaderboard (two accounts)
+    bob = Player(shared_server, "bob")  # a bot account is no person for rating (issue 33, finding 8):
+    table = new_table(alice, turn_seconds=30, rated=True)  # rated with two people: on the leaderboard
     alice.ok("invite", table=table, username=session["account"]["username"], seat=1)
     invitation = bot.wait(lambda m: m["type"] == "invitation", what="the invitation")
     bot.ok("sit", table=invitation["table"], seat=invitation["seat"])
     alice.ok("sit", table=table, seat=0)
+    bob.ok("sit", table=table, seat=2)
     lobby = {t["id"]: t for t in shared_server.get("/api/tables?limit=100")["tables"]}
     assert lobby[table]["seats"][1]["bot_account"] is True
     assert "bot_account" not in lobby[table]["seats"][0]  # a person's seat: no key at all
     alice.ok("fill_bots", table=table)
-    drive([alice, bot], table, game_over(alice, table))
+    drive([alice, bob, bot], table, game_over(alice, table))
     bot.wait_event("game_over")
     seat_one = bot.states[table]["seats"][1]["player"]
     assert seat_one["bot_account"] is True and seat_one["id"] == session["account"]["id"]
@@ -290,7 +292,7 @@ def test_bot_accounts_are_labelled_and_their_view_holds_no_other_hand(shared_ser
     assert sorted(deal["view"]["hand"]) == sorted(dealt[over["game_id"]][1])
 
     ledger = shared_server.get(f"/api/tables/{table}/ledger")["entries"]
-    assert [e["bot"] for e in ledger] == [False, True, True, True]  # a bot account, then the server's bots
+    assert [e["bot"] for e in ledger] == [False, True, False, True]  # a bot account, bob, the server's bot
     board = {p["id"]: p for p in shared_server.get("/api/leaderboard?limit=500")["players"]}
     assert board[session["account"]["id"]]["bot"] is True and "bot" not in board[alice.account_id]
     assert shared_server.get(f"/api/players/{session['account']['id']}/games")["bot"] is True

@@ -124,7 +124,7 @@ class ClusterMetrics:
 class RemoteClient:
     """A connection of another node, as this node's tables see it: its frames go over the bus."""
 
-    __slots__ = ("_bus", "account_id", "bot", "connection", "nickname", "node_id")
+    __slots__ = ("_bus", "account_id", "address", "bot", "connection", "nickname", "node_id")
 
     def __init__(
         self, bus: Bus, node_id: str, connection: str, account_id: str, nickname: str, bot: bool = False
@@ -136,6 +136,8 @@ class RemoteClient:
         self.nickname = nickname
         self.bot = bot
         """A bot account's connection (its seat is labelled ``bot_account``)."""
+        self.address = ""
+        """Unknown here (the bus does not carry it): counted as its own person (people.origin)."""
 
     def send(self, message: str) -> None:
         if isinstance(message, TableFrame):

@@ -44,9 +44,10 @@ class EventSeats:
         account = client.account_id
         if is_bot_account(client):
             raise Fault("forbidden", "bot accounts do not play events")
-        playing = self.directory.playing_at(account)
-        if playing is not None and self.directory.tables[playing].state.creator != creator_of(event_id):
-            raise Fault("already_seated", f"you are playing at table {playing}; finish that game first")
+        for held in self.directory.seats_of(account):  # one account, one game (issue 33, finding 9)
+            table = self.directory.tables[held["table"]]
+            if held["status"] == "playing" and table.state.creator != creator_of(event_id):
+                raise Fault("already_seated", f"you are playing at table {table.id}; finish that game first")
         now = self.services.now()
 
         def seat() -> Seating:

@@ -285,6 +285,7 @@ class _Watcher:
 
     def __init__(self, rounds: SwissRounds, event_id: str, table_id: str) -> None:
         self.account_id, self.nickname = creator_of(event_id), ""
+        self.address = ""  # the server's own listener: no one's address (issue 33's distinct people)
         self.rounds, self.event_id, self.table_id = rounds, event_id, table_id
 
     def send(self, message: str) -> None:

@@ -53,9 +53,9 @@ ROUTES = Registry(
         table_route(UpdateSettings, table.update_settings, limit="settings"),
         table_route(Chat, table.chat, limit="chat"),
         table_route(Invite, table.invite),
-        route(QuickPlay, lobby.quick_play),
+        route(QuickPlay, lobby.quick_play, limit="quick"),
         route(LeaveQueue, lobby.leave_queue),
-        route(QueueBots, lobby.queue_bots),
+        route(QueueBots, lobby.queue_bots, limit="quick"),
         table_route(Rematch, table.rematch),
         table_route(Dissolve, table.dissolve),
         route(PlayEvent, lobby.play_event),  # at most one table per board of an event: no budget

@@ -48,7 +48,7 @@ def create_table(desk: Desk, client: Client, message: CreateTable, reply: Reply)
 def quick_play(desk: Desk, client: Client, message: QuickPlay, reply: Reply) -> None:
     if is_bot_account(client):
         raise Fault("forbidden", "bot accounts do not join quick play; a table's creator invites them")
-    desk.quick.join(client, Preferences(message.turn_seconds, message.games), reply)
+    desk.quick.join(client, Preferences(message.turn_seconds, message.games), reply, message.bots)
 
 
 def leave_queue(desk: Desk, client: Client, _message: LeaveQueue, reply: Reply) -> None:

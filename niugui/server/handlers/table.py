@@ -5,6 +5,7 @@ from __future__ import annotations
 from ..directory import facts_of
 from ..dispatch import Desk
 from ..events.base import is_event_table
+from ..invitations import claim_seat
 from ..invitations import invite as invite_guest
 from ..protocol import (
     Autoplay,
@@ -23,7 +24,7 @@ from ..protocol import (
     UpdateSettings,
     Watch,
 )
-from ..tables import Answer, Client, Fault, Reply, Table
+from ..tables import Answer, Client, Fault, Reply, Table, is_bot_account
 from ..visibility import may_see
 
 
@@ -57,8 +58,18 @@ def watch(desk: Desk, client: Client, table: Table, message: Watch, reply: Reply
 
 def sit(desk: Desk, client: Client, table: Table, message: Sit, reply: Reply) -> None:
     _check_code(desk, client, table, message.table, message.code)
+    if desk.quick.waiting(client.account_id) and table.state.seat_of(client.account_id) is None:
+        raise Fault("seated_elsewhere", "you wait in quick play; leave the queue before you sit")  # finding 9
+    bot = is_bot_account(client)
+    if bot:  # a bot account sits where its owner's cap allows, sits in flight counted (issue 33)
+        reply = claim_seat(desk.directory, client.account_id, table.id, reply)
     desk.directory.follow(client, table.id)
-    table.sit(client, message.seat, reply, desk.directory.card(client.account_id))
+    try:
+        table.sit(client, message.seat, reply, desk.directory.card(client.account_id))
+    except BaseException:
+        if bot:
+            desk.directory.release(client.account_id, table.id)
+        raise
 
 
 def stand(_desk: Desk, client: Client, table: Table, _message: Stand, reply: Reply) -> None:

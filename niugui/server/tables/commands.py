@@ -19,7 +19,7 @@ niugui.server.tables.commands.Fault: you hold no seat at this table; you cannot 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Protocol
@@ -544,12 +544,30 @@ def start_game(state: TableModel, dealer: Dealer, now: float) -> list[Step]:
     return result
 
 
+def distinct_people(accounts: Sequence[str], origins: Mapping[str, str]) -> int:
+    """How many people ``accounts`` are: one per distinct known origin, one for each unknown.
+
+    >>> distinct_people(["a", "b", "c", "d"], {"a": "203.0.113.7", "b": "203.0.113.7", "c": ""})
+    3
+    """
+    known = {origins.get(a, "") for a in accounts} - {""}
+    return len(known) + sum(1 for a in accounts if not origins.get(a, ""))
+
+
 def rated_game(state: TableModel) -> RatedGame | None:
-    """What a finished game moves in the ratings: at a rated table, with at least two human seats
-    (one person against bots alone is not rated, so nobody farms a rating from bots)."""
+    """What a finished game moves in the ratings: at a rated table, with at least two people (one
+    person against bots alone is not rated, so nobody farms a rating from bots). A bot account is no
+    person here (issue 33, finding 8: one person, their bot account and two bots were a rated game);
+    its own rating still moves in a game rated by two people. People are counted by where they sat
+    down from: four guests of one address at a creator's rated table are one person (review of
+    finding 8; quick play never seats them together). A private table (a join code) is never
+    rated: its games are seen only by its players, and a rating, its history and the leaderboard would
+    show them to everyone (review of finding 11)."""
     game = state.game
-    people = [p for p in state.players if p is not None and p.bot is None and p.id is not None]
-    if not state.settings.rated or game is None or game.result is None or len(people) < 2:
+    people = [p.id for p in state.players if p is not None and p.bot is None and p.id and not p.bot_account]
+    if not state.settings.rated or state.code is not None:
+        return None
+    if game is None or game.result is None or distinct_people(people, state.origins) < 2:
         return None
     return RatedGame(
         game.result,

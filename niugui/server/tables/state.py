@@ -145,6 +145,10 @@ class TableModel:
     a seat is dropped from it by its ``seat_left``."""
     vote: Vote | None = None
     """A dissolve vote in progress (解散, issue 29)."""
+    origins: dict[str, str] = field(default_factory=dict)
+    """Account → the origin it last sat down from here (:func:`niugui.server.people.origin`: an address
+    key, '' unknown); for :func:`~.commands.rated_game` to count distinct people. Never sent to anyone;
+    not stored (after a restart, unknown)."""
     dissolved: bool = False
     proposed: dict[int, float] = field(default_factory=dict)
     """When each seat last proposed a dissolve (one proposal per seat per vote's length)."""

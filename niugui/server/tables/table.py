@@ -25,6 +25,7 @@ from niugui.bots import Action, fallback_action
 from .. import logs
 from ..config import Config
 from ..metrics import Metrics
+from ..people import origin
 from ..protocol import (
     AckData,
     By,
@@ -208,6 +209,7 @@ class Table:
             taken, todo = commands.sit(
                 state, client.account_id, client.nickname, seat, card, bot_account=is_bot_account(client)
             )
+            state.origins[client.account_id] = origin(client.address)  # distinct people (finding 8)
             if client not in self.fanout.subscribers:
                 self.fanout.subscribers[client] = None
                 client.send(self.fanout.snapshot(state, None))

@@ -32,12 +32,9 @@ from ..protocol import (
 from ..services import AppServices, Services
 from ..store import AccountRow, PlayerCard
 from ..tables import Answer, Fault
-from ..transport import DIRECT, Direct
-from .connection import CLOSE_TOO_MANY, CLOSE_UNAUTHORIZED, Connection
+from ..transport import DIRECT, HEAD, Direct
+from .connection import CLOSE_TOO_MANY, CLOSE_UNAUTHORIZED, FLOOD_SECONDS, Connection
 from .frames import BadFrame, decode, error_text, request_id_of, validation_text
-
-FLOOD_CLOSE = 200
-"""Rate-limited messages in a row after which the connection is closed (1008)."""
 
 router = APIRouter()
 
@@ -111,6 +108,12 @@ async def websocket_endpoint(websocket: WebSocket, svc: Services) -> None:
             svc, websocket, "rate_limited", "too many connections from your address", CLOSE_TOO_MANY
         )
         return
+    wait = svc.fair.flooding(key)
+    if wait:  # one of its connections was just cut for flooding
+        svc.metrics.limited.labels("connections").inc()
+        message = f"a connection from your address flooded the server; wait {wait:.0f} s"
+        await refuse_socket(svc, websocket, "rate_limited", message, CLOSE_TOO_MANY)
+        return
     if key is not None:
         clients.per_address.add(key)
     try:
@@ -175,7 +178,9 @@ async def read(svc: AppServices, websocket: WebSocket, connection: Connection) -
     only sees the disconnect)."""
     direct: Direct | None = websocket.scope.get("extensions", {}).get(DIRECT)
     if direct is not None:
-        direct.receive_with(lambda message: on_message(svc, connection, message))
+        direct.receive_with(
+            lambda message: on_counted(svc, connection, message), lambda head: admit(svc, connection, head)
+        )
     with contextlib.suppress(WebSocketDisconnect, RuntimeError):
         while not connection.closed:
             frame = await websocket.receive()
@@ -186,7 +191,13 @@ async def read(svc: AppServices, websocket: WebSocket, connection: Connection) -
 
 
 def on_message(svc: AppServices, connection: Connection, message: str | bytes) -> None:
-    """A text or binary message: binary ones must be UTF-8 too."""
+    """A text or binary message: counted first (:func:`admit`), then read (:func:`on_counted`)."""
+    if admit(svc, connection, message):
+        on_counted(svc, connection, message)
+
+
+def on_counted(svc: AppServices, connection: Connection, message: str | bytes) -> None:
+    """A message counted already: binary ones must be UTF-8 too."""
     if connection.closed:
         return
     if isinstance(message, bytes):
@@ -198,23 +209,33 @@ def on_message(svc: AppServices, connection: Connection, message: str | bytes) -
     on_frame(svc, connection, message)
 
 
+def admit(svc: AppServices, connection: Connection, frame: str | bytes | None) -> bool:
+    """Count one frame — a message (or, on the direct transport, its first bytes), or a ping or
+    pong (``None``) — against the connection's, the account's and the address's rate, before
+    anything else is done with it (issue 33, finding 2). One over the rate is dropped unread (a
+    message is answered ``rate_limited`` with the ``id`` its first characters show), and
+    :data:`~.connection.FLOOD_CLOSE` of them within :data:`~.connection.FLOOD_SECONDS` cut the
+    connection (1008, without reading what the flood sends meanwhile)."""
+    if connection.closed:
+        return False
+    if not svc.fair.over_rate(connection):
+        return True
+    svc.metrics.limited.labels("messages").inc()
+    if frame is not None:
+        head = frame if isinstance(frame, str) else frame[:HEAD].decode(errors="replace")
+        message = f"over {svc.config.rate_limit:g} messages per second; dropped"
+        connection.error(request_id_of(head), "rate_limited", message)
+    if not connection.strikes.take():
+        svc.fair.cut_for_flooding(connection, FLOOD_SECONDS)
+        connection.cut()
+    return False
+
+
 def on_frame(svc: AppServices, connection: Connection, text: str) -> None:
-    """One frame: size and rate checked, decoded, validated, then answered (:func:`dispatch`)."""
+    """One counted frame: size checked, decoded, validated, then answered (:func:`dispatch`)."""
     if len(text) > MAX_FRAME_BYTES // 4 and len(text.encode()) > MAX_FRAME_BYTES:
         connection.error(None, "frame_too_large", f"frames are limited to {MAX_FRAME_BYTES} bytes")
         return
-    if svc.fair.over_rate(connection):
-        connection.limited += 1
-        svc.metrics.limited.labels("messages").inc()
-        connection.error(
-            request_id_of(text),
-            "rate_limited",
-            f"over {svc.config.rate_limit:g} messages per second; dropped",
-        )
-        if connection.limited >= FLOOD_CLOSE:
-            connection.close()
-        return
-    connection.limited = 0
     try:
         data = decode(text)
     except BadFrame as bad:
@@ -290,6 +311,8 @@ def charge(svc: AppServices, connection: Connection, limit: Limit | None, messag
             svc.fair.charge_chat(connection, message.table)
         case "guesses":  # taken as if it were wrong, given back when it was right
             svc.fair.charge_guess(connection)
+        case "quick":
+            svc.fair.charge_quick(connection)
         case _:
             assert_never(limit)
 
@@ -298,8 +321,8 @@ def settle(
     svc: AppServices, connection: Connection, limit: Limit | None, answer: Answer | Fault, message: Request
 ) -> None:
     """After the hub answered: a right guess (or one refused for another reason) is given back; a
-    table made is noted, a table refused is not counted; a chat not relayed costs neither its
-    account nor its table."""
+    table made is noted, a table or quick-play request refused is not counted; a chat not relayed
+    costs neither its account nor its table."""
     if limit == "guesses" and (isinstance(answer, Answer) or answer.code != "not_found"):
         svc.fair.refund_guess(connection)
     elif limit == "chat" and isinstance(answer, Fault) and answer.code != "rate_limited":
@@ -307,6 +330,8 @@ def settle(
         svc.fair.refund_chat(connection, message.table)
     elif limit == "tables" and isinstance(answer, Fault):
         svc.fair.refund_table(connection)
+    elif limit == "quick" and isinstance(answer, Fault):  # refused before the matcher ran
+        svc.fair.refund_quick(connection)
     elif limit == "tables" and isinstance(answer, Answer):
         table_id = getattr(getattr(answer.data, "table", None), "id", None)
         if isinstance(table_id, str):

@@ -1,35 +1,41 @@
 // Quick chat: a fixed list of phrases and emotes (docs/protocol.md `chat`; no free text), the panel
-// that sends them, the bubbles shown at the sender's seat for a few seconds, and the seats you mute
-// (remembered on this device, per table).
+// that sends them, the bubbles shown at the sender's seat for a few seconds, and the players you mute
+// (kept with your account on the server, so on every device: GET/PUT/DELETE /api/me/mutes; issue 33).
 
 import { button, el } from "./dom.js";
+import { api } from "./net.js";
 import { tt } from "./tablestrings.js";
 
 export const PHRASES = ["hurry", "nice", "together", "sorry", "thanks", "well_played", "oops", "again"];
 export const EMOTES = ["emote_smile", "emote_laugh", "emote_cry", "emote_angry", "emote_thumbs", "emote_flower"];
 export const BUBBLE_MS = 3500;
 
-const muteKey = (table) => `niugui.mute.${table}`;
+let mutedAccounts = new Set();
 
-/** The seats muted at a table on this device. */
-export function mutedSeats(table) {
+/** Read whom your account mutes (once per table screen). The list is emptied first, so another
+ * account signed in on this page never hears with the last one's mutes; a failure leaves it empty. */
+export async function loadMutes() {
+  mutedAccounts = new Set();
   try {
-    const seats = JSON.parse(localStorage.getItem(muteKey(table)) || "[]");
-    return new Set(Array.isArray(seats) ? seats.filter((s) => Number.isInteger(s)) : []);
+    mutedAccounts = new Set((await api("GET", "/api/me/mutes")).muted);
   } catch {
-    return new Set();
+    /* offline or signed out: nobody muted until the next read */
   }
 }
 
-export function setMuted(table, seat, muted) {
-  const seats = mutedSeats(table);
-  if (muted) seats.add(seat);
-  else seats.delete(seat);
-  localStorage.setItem(muteKey(table), JSON.stringify([...seats]));
+/** Is the player in this seat one your account mutes? */
+export function mutedSeat(st, seat) {
+  const player = st && st.seats[seat] && st.seats[seat].player;
+  return Boolean(player && mutedAccounts.has(player.id));
+}
+
+async function setMuted(accountId, muted) {
+  const answer = await api(muted ? "PUT" : "DELETE", `/api/me/mutes/${encodeURIComponent(accountId)}`);
+  mutedAccounts = new Set(answer.muted);
 }
 
 /**
- * The quick-chat panel. opts: {canSend, onSend(phrase), others: [{seat, name}], table, onMuteChange()}
+ * The quick-chat panel. opts: {canSend, onSend(phrase), others: [{seat, name, id}], onMuteChange()}
  */
 export function chatPanel(opts) {
   const box = el("div", "chat-panel");
@@ -55,11 +61,14 @@ export function chatPanel(opts) {
   if (opts.others.length) {
     const mutes = el("div", "mutes");
     mutes.append(el("span", "", tt("chat_muted_seats")));
-    const muted = mutedSeats(opts.table);
-    for (const { seat, name } of opts.others) {
-      const on = muted.has(seat);
-      const b = button(`chat-btn mute${on ? " on" : ""}`, `${on ? "✕ " : ""}${name}`, "chat-mute", () => {
-        setMuted(opts.table, seat, !on);
+    for (const { seat, name, id } of opts.others) {
+      const on = mutedAccounts.has(id);
+      const b = button(`chat-btn mute${on ? " on" : ""}`, `${on ? "✕ " : ""}${name}`, "chat-mute", async () => {
+        try {
+          await setMuted(id, !on);
+        } catch {
+          return; /* not saved: the button stays as it was */
+        }
         opts.onMuteChange();
       });
       b.dataset.seat = String(seat);

@@ -2,7 +2,7 @@
 // seq for reconnecting, and drives the TableView and the result panel. It shows only what the
 // server's view and table state say.
 
-import { BUBBLE_MS, bubble, chatPanel, mutedSeats } from "./chat.js";
+import { BUBBLE_MS, bubble, chatPanel, loadMutes, mutedSeat } from "./chat.js";
 import { counterPanel, playedIn, unseen } from "./counter.js";
 import { t } from "./i18n.js";
 import { inviteFriendsButton } from "./friends.js";
@@ -63,6 +63,8 @@ export class TableScreen {
     this.overlay = el("div", "overlay hidden");
     root.append(this.overlay);
     this.renderBar();
+    // whom your account mutes, on every device (issue 33, finding 5); the drawer shows it once read
+    loadMutes().then(() => this.renderDrawer());
     if (this.h.conn.online) this.subscribe();
   }
 
@@ -216,7 +218,7 @@ export class TableScreen {
 
   showChat(seat, phrase) {
     const st = this.tstate;
-    if (!st || mutedSeats(this.tableId).has(seat)) return;
+    if (!st || mutedSeat(st, seat)) return;
     const name = seatName(st, seat);
     this.tableView.showBubble(seat, bubble(seat, phrase, name), BUBBLE_MS);
     const line = el("div", "", tt("chat_said", { name, text: tt(`phrase_${phrase}`) }));
@@ -242,13 +244,12 @@ export class TableScreen {
       const me = st.you;
       const others = [0, 1, 2, 3]
         .filter((s) => s !== me && st.seats[s].player && !st.seats[s].player.bot)
-        .map((s) => ({ seat: s, name: seatName(st, s) }));
+        .map((s) => ({ seat: s, name: seatName(st, s), id: st.seats[s].player.id }));
       drawer.append(
         chatPanel({
           canSend: me !== null && me !== undefined && st.status !== "finished",
           onSend: (phrase) => this.act("chat", { phrase }),
           others,
-          table: this.tableId,
           onMuteChange: () => this.renderDrawer(),
         }),
       );
