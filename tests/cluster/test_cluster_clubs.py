@@ -43,8 +43,12 @@ def test_a_club_room_across_two_nodes(cluster: Cluster) -> None:
     member_elsewhere = Player(nodes[1], "东家", session=owner.session)  # the owner, on node 1
     assert member_elsewhere.ok("sit", table=room, seat=1)["data"] == {"seat": 1}
     assert friend.ok("sit", table=room, seat=0)["data"] == {"seat": 0}
+    # a stranger opens no room of the club through either node (a node creates every table through the
+    # create_table handler, which checks the club; issue 29)
     for node in nodes:
         visitor = stranger if node is nodes[1] else Player(node, "路人2")
+        refused = visitor.request("create_table", settings={"club": club["id"]})
+        assert refused["type"] == "error" and refused["code"] == "not_found", refused
         refused = visitor.request("watch", table=room)
         assert refused["type"] == "error" and refused["code"] == "not_found", refused
         assert room not in {t["id"] for t in node.get("/api/tables")["tables"]}

@@ -37,6 +37,7 @@ from redis.asyncio import BlockingConnectionPool, Redis
 
 from .. import gcpolicy, logs
 from ..creation import short_id
+from ..handlers.lobby import create_table
 from ..hub import Hub
 from ..protocol import (
     CreateTable,
@@ -433,7 +434,7 @@ class Node:
         self.fences[table_id] = (token, time.monotonic() + self.settings.lease_seconds)
         self.loads[self.node_id] = len(self.fences)
         try:
-            self.hub.create_table(client, message.settings, reply, table_id=table_id)
+            create_table(self.hub, client, message, reply, table_id)  # the handler: a club's room checked
         except Fault as fault:
             self.fences.pop(table_id, None)
             await self.leases.release(table_id, token)

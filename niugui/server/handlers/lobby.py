@@ -34,14 +34,18 @@ def list_tables(desk: Desk, _client: Client, message: ListTables, reply: Reply) 
     reply(Answer(data=Prebuilt(desk.listing.page(query))))
 
 
-def create_table(desk: Desk, client: Client, message: CreateTable, reply: Reply) -> None:
+def create_table(
+    desk: Desk, client: Client, message: CreateTable, reply: Reply, table_id: str | None = None
+) -> None:
+    """``table_id``: the id a cluster node named the table by (:mod:`niugui.server.cluster.node`
+    creates every table through here, so a club's room is checked there too)."""
     settings = message.settings
     if settings.club is None:
-        desk.factory.create(client, settings, reply)
+        desk.factory.create(client, settings, reply, table_id)
         return
     club = settings.club
     settings = desk.club_rooms.settings(client.account_id, settings)  # a club's room (issue 29)
-    table = desk.factory.create(client, settings, reply)
+    table = desk.factory.create(client, settings, reply, table_id)
     desk.club_rooms.record(table.id, club)
 
 
