@@ -38,6 +38,9 @@ class Roster:
         self._roles: dict[str, dict[str, str]] = {}  # club -> account -> role
         self._presets: dict[str, dict[str, Any]] = {}
         self._of: dict[str, set[str]] = {}  # account -> clubs where it is a member (not pending)
+        self.changes = 0
+        """Changes made here (:meth:`put_club`, :meth:`set_role`), not by :meth:`load`: a cluster node's
+        read of every club begun before one is stale and is not loaded (its next read is)."""
 
     def load(self, clubs: Iterable[tuple[str, dict[str, Any], dict[str, str]]]) -> set[tuple[str, str]]:
         """(club id, preset, roles by account) of every club: all that the roster knows, afterwards.
@@ -48,16 +51,21 @@ class Roster:
         set()
         >>> roster.load([("c1", {}, {"ann": "owner"})])
         {('c1', 'bob')}
+        >>> roster.changes, roster.set_role("c1", "dan", "member"), roster.changes
+        (0, None, 1)
         """
         before = {(club, account) for account, clubs_of in self._of.items() for club in clubs_of}
+        changes = self.changes
         self._roles, self._presets, self._of = {}, {}, {}
         for club, preset, roles in clubs:
             self.put_club(club, preset)
             for account, role in roles.items():
                 self.set_role(club, account, role)
+        self.changes = changes
         return {(club, account) for club, account in before if not self.is_member(club, account)}
 
     def put_club(self, club: str, preset: dict[str, Any]) -> None:
+        self.changes += 1
         self._presets[club] = dict(preset)
         self._roles.setdefault(club, {})
 
@@ -67,6 +75,7 @@ class Roster:
 
     def set_role(self, club: str, account: str, role: str | None) -> None:
         """The account's role in the club (None: no longer in it)."""
+        self.changes += 1
         roles = self._roles.setdefault(club, {})
         if role is None:
             roles.pop(account, None)

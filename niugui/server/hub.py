@@ -168,10 +168,14 @@ class Hub:
         """On a cluster node: read the clubs again every ``seconds`` (another node's routes changed
         them); cancelled at shutdown."""
         store = ClubStore(self.store.engine)
+        roster = self._directory.roster
         while True:
             await asyncio.sleep(seconds)
             try:
-                self.reload_clubs(await asyncio.to_thread(store.every_club))
+                seen = roster.changes
+                every = await asyncio.to_thread(store.every_club)
+                if roster.changes == seen:  # else a join or removal made here meanwhile: the read is stale
+                    self.reload_clubs(every)
             except Exception:
                 logs.exception("reading the clubs failed; trying again later")
 
