@@ -61,6 +61,7 @@ from .bus import (
     Bye,
     CloseRoom,
     Deliver,
+    EventSeatedAt,
     Forwarded,
     FrameHead,
     Free,
@@ -602,7 +603,9 @@ class Node:
             case Free(node=node):
                 if node != self.node_id:
                     self._silent(node)
-            case QuickGroup() | QuickSeated() | Deliver() | CloseRoom() | RoomClosed() | SocialChanged():
+            case QuickGroup() | QuickSeated() | EventSeatedAt() | Deliver() | CloseRoom() | RoomClosed():
+                self.features.notice(message)
+            case SocialChanged():
                 self.features.notice(message)
             case _:
                 assert_never(message)

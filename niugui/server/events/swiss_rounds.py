@@ -5,7 +5,9 @@ in the other seats (托管 for an absentee, R35 never applies to them: they are 
 next round begun once the last table of the round has ended. The progress is stored after each
 change (:mod:`.swiss_store`), so any node shows the standings.
 
-Who is present is who has a connection to this server at the round's start.
+Who is present is who has a connection to this server at the round's start — on a cluster, to
+any node (the hooks below, set by :mod:`niugui.server.cluster.swiss`): the node that runs an event
+holds its lease, those seated who are connected to other nodes are told there.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from .. import logs
@@ -21,7 +23,7 @@ from ..creation import TableFactory, short_id
 from ..directory import Directory
 from ..protocol import EventSeated, TableSettings
 from ..store import Store
-from ..tables import Answer, Services, TableModel, no_reply
+from ..tables import Answer, Client, Services, TableModel, no_reply
 from .base import creator_of
 from .store import EventRow, EventStore
 from .swiss import swiss_settings
@@ -57,6 +59,15 @@ class SwissRounds:
         self.store, self.directory, self.factory, self.services = store, directory, factory, services
         self.turn_seconds = turn_seconds
         self.running: dict[str, _Running] = {}
+        self.online: Callable[[list[str]], Awaitable[set[str]]] | None = None
+        """On a cluster: which of these accounts are connected to any node (presence)."""
+        self.lease: Callable[[str], Awaitable[bool]] | None = None
+        """On a cluster: take the event's lease before claiming it (False: another node runs it)."""
+        self.seated_elsewhere: Callable[[str, int, str, dict[str, int]], None] | None = None
+        """On a cluster: (event, round, table, account → seat) told to the nodes where they are."""
+        self.watch_elsewhere: Callable[[str, Client], None] | None = None
+        """On a cluster: follow a round's table at the node that holds it (after a takeover)."""
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ---- starting ----------------------------------------------------------------------------------
 
@@ -84,7 +95,28 @@ class SwissRounds:
             self._begin_round(event_id)
             then(True)
 
-        self.services.read(claim, claimed)
+        if self.lease is None:
+            self.services.read(claim, claimed)
+            return
+        leased = self.lease
+
+        async def first_lease() -> None:
+            try:
+                held = await leased(event_id)
+            except Exception as error:
+                then(error)
+                return
+            if held:
+                self.services.read(claim, claimed)
+            else:
+                then(False)
+
+        self._spawn(first_lease())
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def resume(self) -> None:
         """At the start, before any request (reads the store on the loop, as the clubs' roster):
@@ -92,27 +124,34 @@ class SwissRounds:
         round has its games read back from its stored events and is watched again (or, if it is
         not in play any more, is over); a round found over begins the next after
         :data:`RESUME_SECONDS`."""
-        swiss, events = SwissStore(self.store.engine), EventStore(self.store.engine)
+        swiss = SwissStore(self.store.engine)
         for event_id in swiss.running():
-            event, found = events.event(event_id), swiss.progress(event_id)
-            if event is None or found is None:
-                continue
-            if found[1]:
-                progress = SwissProgress.from_json(found[1], swiss_settings(event))
-            else:  # claimed, but stopped before round 1 was stored: round 1 begins after the wait
-                progress = SwissProgress(swiss_settings(event))
-                for account_id, nickname in swiss.entrants(event_id):
-                    progress.register(account_id, nickname)
-                progress.phase = "running"
-            self.running[event_id] = _Running(event, progress)
-            over = all(p.done for p in progress.plans[-1]) if progress.plans else True
-            for index, plan in enumerate(progress.plans[-1] if progress.plans else ()):
-                if not plan.done:
-                    over = self._resume_table(event_id, index, plan) or over
-            self._save(event_id)
-            if over and progress.phase != "finished":
-                asyncio.get_running_loop().call_later(RESUME_SECONDS, self._begin_round, event_id)
-            logs.info("swiss resumed", event=event_id, round=len(progress.rounds), phase=progress.phase)
+            self.resume_one(event_id)
+
+    def resume_one(self, event_id: str) -> bool:
+        """Carry on one Swiss event from its stored progress (reads the store; a cluster node that
+        took its lease over calls it in the thread pool's stead); False when there is none."""
+        swiss, events = SwissStore(self.store.engine), EventStore(self.store.engine)
+        event, found = events.event(event_id), swiss.progress(event_id)
+        if event is None or found is None or found[0] != "running":
+            return False
+        if found[1]:
+            progress = SwissProgress.from_json(found[1], swiss_settings(event))
+        else:  # claimed, but stopped before round 1 was stored: round 1 begins after the wait
+            progress = SwissProgress(swiss_settings(event))
+            for account_id, nickname in swiss.entrants(event_id):
+                progress.register(account_id, nickname)
+            progress.phase = "running"
+        self.running[event_id] = _Running(event, progress)
+        over = all(p.done for p in progress.plans[-1]) if progress.plans else True
+        for index, plan in enumerate(progress.plans[-1] if progress.plans else ()):
+            if not plan.done:
+                over = self._resume_table(event_id, index, plan) or over
+        self._save(event_id)
+        if over and progress.phase != "finished":
+            asyncio.get_running_loop().call_later(RESUME_SECONDS, self._begin_round, event_id)
+        logs.info("swiss resumed", event=event_id, round=len(progress.rounds), phase=progress.phase)
+        return True
 
     def _resume_table(self, event_id: str, index: int, plan: TablePlan) -> bool:
         """One table of a resumed round; True when the round is over with it."""
@@ -122,10 +161,16 @@ class SwissRounds:
         stored = self.store.events(plan.table_id)
         results = [json.loads(e.payload)["result"] for e in stored if e.kind == "game_over"]
         progress.set_games(index, [(r["finish"], r["scores"]) for r in results])
+        if any(e.kind == "table_finished" for e in stored):
+            return progress.mark_done(index)
         table = self.directory.tables.get(plan.table_id)
+        watcher = _Watcher(self, event_id, plan.table_id)
+        if table is None and self.watch_elsewhere is not None:  # a cluster: another node's table
+            self.watch_elsewhere(plan.table_id, watcher)
+            return False
         if table is None or table.state.status == "finished":
             return progress.mark_done(index)
-        table.subscribe(_Watcher(self, event_id, plan.table_id), None)
+        table.subscribe(watcher, None)
         return False
 
     async def follow(self, seconds: float = POLL_SECONDS) -> None:
@@ -146,6 +191,23 @@ class SwissRounds:
         fewest repeats may take a moment: docs/protocol.md 6e); then open its tables."""
         progress = self.running[event_id].progress
         present = {a for a in progress.entrants if self.directory.connections(a)}
+        if self.online is not None:
+            online = self.online
+
+            async def everywhere() -> None:
+                try:
+                    found = await online(list(progress.entrants))
+                except Exception as error:  # Redis away: those connected here
+                    logs.warning("swiss: the cluster's presence was not read", error=type(error).__name__)
+                    found = set()
+                self._pair(event_id, present | found)
+
+            self._spawn(everywhere())
+            return
+        self._pair(event_id, present)
+
+    def _pair(self, event_id: str, present: set[str]) -> None:
+        progress = self.running[event_id].progress
 
         def paired(outcome: list[TablePlan] | BaseException) -> None:
             if isinstance(outcome, BaseException):
@@ -204,6 +266,8 @@ class SwissRounds:
                 )
                 for client in list(self.directory.connections(account)):
                     client.send(notice.model_dump_json())
+            if self.seated_elsewhere is not None:
+                self.seated_elsewhere(event.id, number, table_id, {a: n for n, a in enumerate(people)})
 
         def created(answer: Answer | BaseException) -> None:
             if isinstance(answer, BaseException):

@@ -1,0 +1,51 @@
+"""Issue 30, point 5 for Swiss tournaments: a Swiss on a cluster of two real nodes. One node runs it
+(its lease in Redis); who is present is judged from every node's connections; the round's table opens
+on the running node and the entrants connected to the other node are told there (``event_seated``),
+follow it from their node and reach it by ``play_event``; the game is played to the final table
+(R1–R36 are the engine's), and any node serves the standings."""
+
+from __future__ import annotations
+
+from server_harness import Player, wait_until
+from test_events_swiss import call, code_of, ok, play_rounds, registered, seated_in
+
+from .cluster_harness import Cluster
+
+
+def test_a_swiss_of_four_on_two_nodes_runs_one_round_to_its_final_table(cluster: Cluster) -> None:
+    n0, n1 = cluster.start(2)
+    owner = registered(n0, "东家")
+    people = [owner, Player(n0, "安"), Player(n1, "波"), Player(n1, "猫")]
+    event = ok(n0, "POST", "/api/events", owner, kind="swiss", name="集群瑞士", rounds=1, games=1)["event"]
+    eid = event["id"]
+    for person in people:  # each registers through the node it is connected to
+        assert ok(person.server, "POST", f"/api/events/{eid}/join", person)["registered"] is True
+
+    assert ok(n1, "POST", f"/api/events/{eid}/start", owner) == {"started": True}
+    assert code_of(call(n0, "POST", f"/api/events/{eid}/start", owner)) == (409, "event_started")
+    runner = cluster.redis.get(f"{cluster.prefix}:swiss:{eid}")
+    assert runner == "n1", "the node that started the event holds its lease and runs it"
+
+    # everyone was connected somewhere at the start: nobody absent, all four at one table, no bots
+    wait_until(people, lambda: all(seated_in(p, 1) is not None for p in people), "round 1's seating")
+    seats = {p.account_id: seated_in(p, 1) for p in people}
+    tables = {s["table"] for s in seats.values() if s is not None}
+    assert len(tables) == 1, seats
+    table = tables.pop()
+    assert sorted(s["seat"] for s in seats.values() if s is not None) == [0, 1, 2, 3]
+    assert cluster.owner(table) == "n1", "the round's table is opened on the running node"
+
+    # an entrant of the other node reaches the table by play_event from its own node
+    back = people[1].request("play_event", event=eid)
+    mine = seats[people[1].account_id]
+    # (answered by the table's node: a watch's ack, with the seat)
+    assert mine is not None and back["type"] == "ack" and back["data"]["seat"] == mine["seat"], back
+
+    final = play_rounds(n0, people, eid, rounds=1)  # the page read from the node that does not run it
+    assert final["phase"] == "finished" and final["final"] is not None
+    assert sorted(line["account_id"] for line in final["final"]) == sorted(p.account_id for p in people)
+    assert all(line["games"] == 1 and line["absences"] == 0 for line in final["final"])
+    (rnd,) = final["rounds"]
+    assert rnd["absent"] == [] and [t["bots"] for t in rnd["tables"]] == [0]
+    assert ok(n1, "GET", f"/api/events/{eid}", people[2])["standings"] == final["standings"]
+    cluster.wait(lambda: cluster.redis.get(f"{cluster.prefix}:swiss:{eid}") is None, "the lease's release")
