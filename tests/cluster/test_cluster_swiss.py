@@ -6,10 +6,11 @@ follow it from their node and reach it by ``play_event``; the game is played to 
 
 from __future__ import annotations
 
-from server_harness import Player, wait_until
+from server_harness import Player, drive, game_over, wait_until
 from test_events_swiss import call, code_of, ok, play_rounds, registered, seated_in
 
-from .cluster_harness import Cluster
+from .cluster_harness import Cluster, act_through_failover
+from .test_cluster_failover import moves
 
 
 def test_a_swiss_of_four_on_two_nodes_runs_one_round_to_its_final_table(cluster: Cluster) -> None:
@@ -49,3 +50,32 @@ def test_a_swiss_of_four_on_two_nodes_runs_one_round_to_its_final_table(cluster:
     assert rnd["absent"] == [] and [t["bots"] for t in rnd["tables"]] == [0]
     assert ok(n1, "GET", f"/api/events/{eid}", people[2])["standings"] == final["standings"]
     cluster.wait(lambda: cluster.redis.get(f"{cluster.prefix}:swiss:{eid}") is None, "the lease's release")
+
+
+def test_the_running_node_killed_mid_round_and_another_node_finishes_the_swiss(cluster: Cluster) -> None:
+    n0, n1 = cluster.start(2)
+    owner = registered(n0, "东家")
+    people = [owner, *(Player(n0, name) for name in ("安", "波", "猫"))]
+    eid = ok(n0, "POST", "/api/events", owner, kind="swiss", name="接管", rounds=1, games=1)["event"]["id"]
+    for person in people:
+        ok(n0, "POST", f"/api/events/{eid}/join", person)
+    # n1 runs it though nobody is connected there: presence is every node's (nobody absent)
+    assert ok(n1, "POST", f"/api/events/{eid}/start", owner) == {"started": True}
+    wait_until(people, lambda: all(seated_in(p, 1) is not None for p in people), "round 1's seating")
+    first = seated_in(people[0], 1)
+    assert first is not None
+    table = first["table"]
+    assert cluster.owner(table) == "n1"
+    drive(people, table, lambda: moves(people[0], table) >= 4, what="four moves")
+
+    n1.kill()  # neither its table's lease nor the event's is released: both are taken over
+    cluster.wait(lambda: cluster.owner(table) == "n0", "n0 to take the table over")
+    drive(people, table, game_over(people[0], table), act=act_through_failover)
+    cluster.wait(lambda: cluster.redis.get(f"{cluster.prefix}:swiss:{eid}") == "n0", "n0 to run the event")
+    cluster.wait(lambda: ok(n0, "GET", f"/api/events/{eid}", owner)["phase"] == "finished", "the final table")
+    final = ok(n0, "GET", f"/api/events/{eid}", owner)
+    assert sorted(line["account_id"] for line in final["final"]) == sorted(p.account_id for p in people)
+    assert all(line["games"] == 1 and line["absences"] == 0 for line in final["final"])
+    (rnd,) = final["rounds"]
+    assert rnd["tables"][0]["table"] == table and rnd["tables"][0]["done"]
+    assert [len(t["games"]) for t in rnd["tables"]] == [1]
