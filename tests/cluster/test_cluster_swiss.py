@@ -6,6 +6,8 @@ follow it from their node and reach it by ``play_event``; the game is played to 
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 from server_harness import Player, drive, game_over, wait_until
 from test_events_swiss import call, code_of, ok, play_rounds, registered, seated_in
 
@@ -22,10 +24,15 @@ def test_a_swiss_of_four_on_two_nodes_runs_one_round_to_its_final_table(cluster:
     for person in people:  # each registers through the node it is connected to
         assert ok(person.server, "POST", f"/api/events/{eid}/join", person)["registered"] is True
 
-    assert ok(n1, "POST", f"/api/events/{eid}/start", owner) == {"started": True}
-    assert code_of(call(n0, "POST", f"/api/events/{eid}/start", owner)) == (409, "event_started")
-    runner = cluster.redis.get(f"{cluster.prefix}:swiss:{eid}")
-    assert runner == "n1", "the node that started the event holds its lease and runs it"
+    # the owner presses start on both nodes at once: one node starts it and runs it, the other refuses
+    with ThreadPoolExecutor(2) as pool:
+        answers = list(pool.map(lambda n: call(n, "POST", f"/api/events/{eid}/start", owner), (n0, n1)))
+    started = [i for i, a in enumerate(answers) if a.status_code == 200]
+    assert len(started) == 1 and answers[started[0]].json() == {"started": True}, [a.text for a in answers]
+    assert code_of(answers[1 - started[0]]) == (409, "event_started")
+    runner = f"n{started[0]}"
+    assert cluster.redis.get(f"{cluster.prefix}:swiss:{eid}") == runner, "the starting node holds the lease"
+    away = people[3] if runner == "n0" else people[1]  # an entrant connected to the other node
 
     # everyone was connected somewhere at the start: nobody absent, all four at one table, no bots
     wait_until(people, lambda: all(seated_in(p, 1) is not None for p in people), "round 1's seating")
@@ -34,15 +41,15 @@ def test_a_swiss_of_four_on_two_nodes_runs_one_round_to_its_final_table(cluster:
     assert len(tables) == 1, seats
     table = tables.pop()
     assert sorted(s["seat"] for s in seats.values() if s is not None) == [0, 1, 2, 3]
-    assert cluster.owner(table) == "n1", "the round's table is opened on the running node"
+    assert cluster.owner(table) == runner, "the round's table is opened on the running node"
 
     # an entrant of the other node reaches the table by play_event from its own node
-    back = people[1].request("play_event", event=eid)
-    mine = seats[people[1].account_id]
+    back = away.request("play_event", event=eid)
+    mine = seats[away.account_id]
     # (answered by the table's node: a watch's ack, with the seat)
     assert mine is not None and back["type"] == "ack" and back["data"]["seat"] == mine["seat"], back
 
-    final = play_rounds(n0, people, eid, rounds=1)  # the page read from the node that does not run it
+    final = play_rounds(n0, people, eid, rounds=1)
     assert final["phase"] == "finished" and final["final"] is not None
     assert sorted(line["account_id"] for line in final["final"]) == sorted(p.account_id for p in people)
     assert all(line["games"] == 1 and line["absences"] == 0 for line in final["final"])

@@ -189,7 +189,10 @@ class SwissRounds:
     def _begin_round(self, event_id: str) -> None:
         """Pair the next round, those connected now present, in the thread pool (the search for the
         fewest repeats may take a moment: docs/protocol.md 6e); then open its tables."""
-        progress = self.running[event_id].progress
+        run = self.running.get(event_id)
+        if run is None:  # not run here any more (on a cluster: its lease was lost)
+            return
+        progress = run.progress
         present = {a for a in progress.entrants if self.directory.connections(a)}
         if self.online is not None:
             online = self.online
@@ -207,7 +210,10 @@ class SwissRounds:
         self._pair(event_id, present)
 
     def _pair(self, event_id: str, present: set[str]) -> None:
-        progress = self.running[event_id].progress
+        run = self.running.get(event_id)
+        if run is None:
+            return
+        progress = run.progress
 
         def paired(outcome: list[TablePlan] | BaseException) -> None:
             if isinstance(outcome, BaseException):
@@ -218,7 +224,9 @@ class SwissRounds:
         self.services.read(lambda: progress.begin_round(present), paired)
 
     def _seat_round(self, event_id: str, plans: list[TablePlan]) -> None:
-        run = self.running[event_id]
+        run = self.running.get(event_id)
+        if run is None:
+            return
         progress = run.progress
         logs.info("swiss round", event=event_id, round=len(progress.rounds), tables=len(plans))
         if progress.phase == "finished":
@@ -321,7 +329,9 @@ class SwissRounds:
 
     def _save(self, event_id: str) -> None:
         """Store the progress; one write at a time per event, the latest progress last."""
-        run = self.running[event_id]
+        run = self.running.get(event_id)
+        if run is None:
+            return
         if run.saving:
             run.dirty = True
             return
@@ -334,6 +344,8 @@ class SwissRounds:
             run.saving = False
             if isinstance(outcome, BaseException):
                 logs.failure("swiss: the progress was not stored", outcome, event=event_id)
+            if self.running.get(event_id) is not run:
+                return  # not run here any more
             if run.dirty:
                 self._save(event_id)
             elif phase == "finished":
