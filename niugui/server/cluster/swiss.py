@@ -105,10 +105,14 @@ class ClusterSwiss:
         for event_id in await asyncio.to_thread(swiss.running):
             if event_id in self.hub.swiss.running or event_id in self.held:
                 continue
-            if await self.take(event_id):
-                logs.info("swiss: taking over an event nobody runs", event=event_id, node=self.node_id)
-                if not self.hub.swiss.resume_one(event_id):
-                    await self.release(event_id)
+            if not await self.take(event_id):
+                continue
+            logs.info("swiss: taking over an event nobody runs", event=event_id, node=self.node_id)
+            loaded = await asyncio.to_thread(self.hub.swiss.load, event_id)
+            if loaded is None:
+                await self.release(event_id)
+            else:
+                self.hub.swiss.carry_on(loaded)
 
     async def release(self, event_id: str) -> None:
         self.held.pop(event_id, None)

@@ -37,6 +37,20 @@ RESUME_SECONDS = 30.0
 entrants can reconnect first (who is not connected then is absent)."""
 
 
+GameDone = tuple[list[int], list[int]]
+"""A game's result as stored: its finish and scores."""
+
+
+@dataclass(frozen=True)
+class StoredSwiss:
+    """A Swiss event in progress as read back from the store: its current round's unfinished tables
+    → their games so far and whether the table has ended (its ``table_finished`` stored)."""
+
+    event: EventRow
+    progress: SwissProgress
+    tables: dict[str, tuple[list[GameDone], bool]]
+
+
 @dataclass
 class _Running:
     event: EventRow
@@ -129,12 +143,21 @@ class SwissRounds:
             self.resume_one(event_id)
 
     def resume_one(self, event_id: str) -> bool:
-        """Carry on one Swiss event from its stored progress (reads the store; a cluster node that
-        took its lease over calls it in the thread pool's stead); False when there is none."""
+        """Carry on one Swiss event from its stored progress (reads the store on the loop: a start's
+        resume; a cluster's takeover reads with :meth:`load` in a thread, then :meth:`carry_on`);
+        False when it is not in progress."""
+        loaded = self.load(event_id)
+        if loaded is not None:
+            self.carry_on(loaded)
+        return loaded is not None
+
+    def load(self, event_id: str) -> StoredSwiss | None:
+        """An event in progress as the store has it, with its current round's tables' games (reads the
+        store, any thread); None when it is not in progress."""
         swiss, events = SwissStore(self.store.engine), EventStore(self.store.engine)
         event, found = events.event(event_id), swiss.progress(event_id)
         if event is None or found is None or found[0] != "running":
-            return False
+            return None
         if found[1]:
             progress = SwissProgress.from_json(found[1], swiss_settings(event))
         else:  # claimed, but stopped before round 1 was stored: round 1 begins after the wait
@@ -142,29 +165,39 @@ class SwissRounds:
             for account_id, nickname in swiss.entrants(event_id):
                 progress.register(account_id, nickname)
             progress.phase = "running"
-        self.running[event_id] = _Running(event, progress)
+        tables: dict[str, tuple[list[GameDone], bool]] = {}
+        for plan in progress.plans[-1] if progress.plans else ():
+            if plan.table_id is not None and not plan.done:
+                stored = self.store.events(plan.table_id)
+                results = [json.loads(e.payload)["result"] for e in stored if e.kind == "game_over"]
+                ended = any(e.kind == "table_finished" for e in stored)
+                tables[plan.table_id] = ([(r["finish"], r["scores"]) for r in results], ended)
+        return StoredSwiss(event, progress, tables)
+
+    def carry_on(self, loaded: StoredSwiss) -> None:
+        """Run a loaded event here from now on (on the loop)."""
+        event_id, progress = loaded.event.id, loaded.progress
+        self.running[event_id] = _Running(loaded.event, progress)
         over = all(p.done for p in progress.plans[-1]) if progress.plans else True
         for index, plan in enumerate(progress.plans[-1] if progress.plans else ()):
             if not plan.done:
-                over = self._resume_table(event_id, index, plan) or over
+                over = self._resume_table(loaded, index, plan) or over
         self._save(event_id)
         if over and progress.phase != "finished":
             asyncio.get_running_loop().call_later(RESUME_SECONDS, self._begin_round, event_id)
         logs.info("swiss resumed", event=event_id, round=len(progress.rounds), phase=progress.phase)
-        return True
 
-    def _resume_table(self, event_id: str, index: int, plan: TablePlan) -> bool:
+    def _resume_table(self, loaded: StoredSwiss, index: int, plan: TablePlan) -> bool:
         """One table of a resumed round; True when the round is over with it."""
-        progress = self.running[event_id].progress
+        progress = loaded.progress
         if plan.table_id is None:  # not played (its id is stored before the table is made)
             return progress.mark_done(index)
-        stored = self.store.events(plan.table_id)
-        results = [json.loads(e.payload)["result"] for e in stored if e.kind == "game_over"]
-        progress.set_games(index, [(r["finish"], r["scores"]) for r in results])
-        if any(e.kind == "table_finished" for e in stored):
+        games, ended = loaded.tables[plan.table_id]
+        progress.set_games(index, games)
+        if ended:
             return progress.mark_done(index)
         table = self.directory.tables.get(plan.table_id)
-        watcher = _Watcher(self, event_id, plan.table_id)
+        watcher = _Watcher(self, loaded.event.id, plan.table_id)
         if table is None and self.watch_elsewhere is not None:  # a cluster: another node's table
             self.watch_elsewhere(plan.table_id, watcher)
             return False
