@@ -136,15 +136,15 @@ async def running(
     daily = asyncio.create_task(keep_daily(EventStore(store.engine), config.community))  # issue 30
     # a cluster node learns other nodes' club changes (members, presets) within this time (issue 29)
     clubs = asyncio.create_task(hub.follow_clubs(CLUBS_SECONDS)) if node is not None else None
-    # Swiss tournaments whose start has come (issue 30); not on a cluster yet (see routes/events_swiss)
-    swiss = asyncio.create_task(hub.swiss.follow()) if node is None else None
+    # Swiss tournaments whose start has come (issue 30); on a cluster, the node that takes an event's
+    # lease runs it (niugui/server/cluster/swiss.py), and the nodes take over those nobody runs
+    swiss = asyncio.create_task(hub.swiss.follow())
     logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
     try:
         yield services
     finally:
         sweeper.cancel()
-        if swiss is not None:
-            swiss.cancel()
+        swiss.cancel()
         daily.cancel()
         if clubs is not None:
             clubs.cancel()

@@ -174,6 +174,18 @@ class QuickSeated(_Bus):
     waiting: int = 0
 
 
+class EventSeatedAt(_Bus):
+    """A Swiss round (issue 30) seated these accounts (connected to the receiving node) at ``table`` of
+    ``node``: each is told (``event_seated``) and follows the table there."""
+
+    kind: Literal["event_seated_at"] = "event_seated_at"
+    event: str
+    round: int
+    table: str
+    node: str
+    seats: dict[str, int]
+
+
 class Deliver(_Bus):
     """A frame for every connection of ``account`` on the receiving node (an invitation), unless that
     account blocks ``author``."""
@@ -220,6 +232,7 @@ Notice = (
     | Free
     | QuickGroup
     | QuickSeated
+    | EventSeatedAt
     | Deliver
     | CloseRoom
     | RoomClosed

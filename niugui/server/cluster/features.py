@@ -19,12 +19,13 @@ from ..hub import Hub
 from ..invitations import invitation_frame
 from ..protocol import Invite
 from ..tables import Client, Fault, Reply, Table
-from .bus import Bus, CloseRoom, Deliver, QuickGroup, QuickSeated, RoomClosed, SocialChanged
+from .bus import Bus, CloseRoom, Deliver, EventSeatedAt, QuickGroup, QuickSeated, RoomClosed, SocialChanged
 from .caps import Caps
 from .presence import TTL_MS, Presence, where_of
 from .queue import RedisQueue
 from .quick import ClusterQuickPlay, Follow
 from .rooms import Rooms
+from .swiss import ClusterSwiss
 
 TICK = 1.0
 """Seconds between two rounds of the loop (quick play's match, presence kept alive)."""
@@ -45,6 +46,8 @@ class Features:
         queue = RedisQueue(redis, prefix, self.node_id)
         self.quick = ClusterQuickPlay(hub, bus, queue, live, follow, self._playing_at, self.presence.nodes_of)
         self.rooms = Rooms(hub, bus, redis, prefix, live)
+        presence = self.presence
+        self.swiss = ClusterSwiss(hub, bus, redis, prefix, presence.online, presence.nodes_of, follow)
         limits = hub.config.limits
         self.caps = Caps(
             redis, prefix, limits.account_rate, limits.account_burst, limits.tables_per_account_hour
@@ -66,15 +69,20 @@ class Features:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._task
         with contextlib.suppress(Exception):
+            await self.swiss.stop()
+        with contextlib.suppress(Exception):
             await self.redis.delete(
                 *(f"{self.prefix}:{k}:{self.node_id}" for k in ("online", "bots", "seats", "rooms"))
             )
 
     def notice(
-        self, message: QuickGroup | QuickSeated | Deliver | CloseRoom | RoomClosed | SocialChanged
+        self,
+        message: QuickGroup | QuickSeated | EventSeatedAt | Deliver | CloseRoom | RoomClosed | SocialChanged,
     ) -> None:
         """A bus message for these features."""
-        if isinstance(message, Deliver):
+        if isinstance(message, EventSeatedAt):
+            self.swiss.notice(message)
+        elif isinstance(message, Deliver):
             self._deliver(message)
         elif isinstance(message, SocialChanged):
             for account in message.accounts:
@@ -263,6 +271,7 @@ class Features:
                 await self.rooms.flush(TTL_MS)
                 await self.caps.flush()
                 await self.quick.tick()
+                await self.swiss.tick()
             except asyncio.CancelledError:
                 raise
             except Exception as error:

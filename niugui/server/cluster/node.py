@@ -62,6 +62,7 @@ from .bus import (
     Bye,
     CloseRoom,
     Deliver,
+    EventSeatedAt,
     Forwarded,
     FrameHead,
     Free,
@@ -605,7 +606,9 @@ class Node:
             case Free(node=node):
                 if node != self.node_id:
                     self._silent(node)
-            case QuickGroup() | QuickSeated() | Deliver() | CloseRoom() | RoomClosed() | SocialChanged():
+            case QuickGroup() | QuickSeated() | EventSeatedAt() | Deliver() | CloseRoom() | RoomClosed():
+                self.features.notice(message)
+            case SocialChanged():
                 self.features.notice(message)
             case _:
                 assert_never(message)

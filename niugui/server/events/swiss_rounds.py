@@ -5,7 +5,9 @@ in the other seats (托管 for an absentee, R35 never applies to them: they are 
 next round begun once the last table of the round has ended. The progress is stored after each
 change (:mod:`.swiss_store`), so any node shows the standings.
 
-Who is present is who has a connection to this server at the round's start.
+Who is present is who has a connection to this server at the round's start — on a cluster, to
+any node (the hooks below, set by :mod:`niugui.server.cluster.swiss`): the node that runs an event
+holds its lease, those seated who are connected to other nodes are told there.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from .. import logs
@@ -21,7 +23,7 @@ from ..creation import TableFactory, short_id
 from ..directory import Directory
 from ..protocol import EventSeated, TableSettings
 from ..store import Store
-from ..tables import Answer, Services, TableModel, no_reply
+from ..tables import Answer, Client, Services, TableModel, no_reply
 from .base import creator_of
 from .store import EventRow, EventStore
 from .swiss import swiss_settings
@@ -33,6 +35,20 @@ POLL_SECONDS = 2.0
 RESUME_SECONDS = 30.0
 """A restarted server that finds a round over begins the next one after this long, so that the
 entrants can reconnect first (who is not connected then is absent)."""
+
+
+GameDone = tuple[list[int], list[int]]
+"""A game's result as stored: its finish and scores."""
+
+
+@dataclass(frozen=True)
+class StoredSwiss:
+    """A Swiss event in progress as read back from the store: its current round's unfinished tables
+    → their games so far and whether the table has ended (its ``table_finished`` stored)."""
+
+    event: EventRow
+    progress: SwissProgress
+    tables: dict[str, tuple[list[GameDone], bool]]
 
 
 @dataclass
@@ -57,6 +73,15 @@ class SwissRounds:
         self.store, self.directory, self.factory, self.services = store, directory, factory, services
         self.turn_seconds = turn_seconds
         self.running: dict[str, _Running] = {}
+        self.online: Callable[[list[str]], Awaitable[set[str]]] | None = None
+        """On a cluster: which of these accounts are connected to any node (presence)."""
+        self.lease: Callable[[str], Awaitable[bool]] | None = None
+        """On a cluster: take the event's lease before claiming it (False: another node runs it)."""
+        self.seated_elsewhere: Callable[[str, int, str, dict[str, int]], None] | None = None
+        """On a cluster: (event, round, table, account → seat) told to the nodes where they are."""
+        self.watch_elsewhere: Callable[[str, Client], None] | None = None
+        """On a cluster: follow a round's table at the node that holds it (after a takeover)."""
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ---- starting ----------------------------------------------------------------------------------
 
@@ -84,7 +109,28 @@ class SwissRounds:
             self._begin_round(event_id)
             then(True)
 
-        self.services.read(claim, claimed)
+        if self.lease is None:
+            self.services.read(claim, claimed)
+            return
+        leased = self.lease
+
+        async def first_lease() -> None:
+            try:
+                held = await leased(event_id)
+            except Exception as error:
+                then(error)
+                return
+            if held:
+                self.services.read(claim, claimed)
+            else:
+                then(False)
+
+        self._spawn(first_lease())
+
+    def _spawn(self, work: Awaitable[None]) -> None:
+        task: asyncio.Task[None] = asyncio.ensure_future(work)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     def resume(self) -> None:
         """At the start, before any request (reads the store on the loop, as the clubs' roster):
@@ -92,40 +138,72 @@ class SwissRounds:
         round has its games read back from its stored events and is watched again (or, if it is
         not in play any more, is over); a round found over begins the next after
         :data:`RESUME_SECONDS`."""
-        swiss, events = SwissStore(self.store.engine), EventStore(self.store.engine)
+        swiss = SwissStore(self.store.engine)
         for event_id in swiss.running():
-            event, found = events.event(event_id), swiss.progress(event_id)
-            if event is None or found is None:
-                continue
-            if found[1]:
-                progress = SwissProgress.from_json(found[1], swiss_settings(event))
-            else:  # claimed, but stopped before round 1 was stored: round 1 begins after the wait
-                progress = SwissProgress(swiss_settings(event))
-                for account_id, nickname in swiss.entrants(event_id):
-                    progress.register(account_id, nickname)
-                progress.phase = "running"
-            self.running[event_id] = _Running(event, progress)
-            over = all(p.done for p in progress.plans[-1]) if progress.plans else True
-            for index, plan in enumerate(progress.plans[-1] if progress.plans else ()):
-                if not plan.done:
-                    over = self._resume_table(event_id, index, plan) or over
-            self._save(event_id)
-            if over and progress.phase != "finished":
-                asyncio.get_running_loop().call_later(RESUME_SECONDS, self._begin_round, event_id)
-            logs.info("swiss resumed", event=event_id, round=len(progress.rounds), phase=progress.phase)
+            self.resume_one(event_id)
 
-    def _resume_table(self, event_id: str, index: int, plan: TablePlan) -> bool:
+    def resume_one(self, event_id: str) -> bool:
+        """Carry on one Swiss event from its stored progress (reads the store on the loop: a start's
+        resume; a cluster's takeover reads with :meth:`load` in a thread, then :meth:`carry_on`);
+        False when it is not in progress."""
+        loaded = self.load(event_id)
+        if loaded is not None:
+            self.carry_on(loaded)
+        return loaded is not None
+
+    def load(self, event_id: str) -> StoredSwiss | None:
+        """An event in progress as the store has it, with its current round's tables' games (reads the
+        store, any thread); None when it is not in progress."""
+        swiss, events = SwissStore(self.store.engine), EventStore(self.store.engine)
+        event, found = events.event(event_id), swiss.progress(event_id)
+        if event is None or found is None or found[0] != "running":
+            return None
+        if found[1]:
+            progress = SwissProgress.from_json(found[1], swiss_settings(event))
+        else:  # claimed, but stopped before round 1 was stored: round 1 begins after the wait
+            progress = SwissProgress(swiss_settings(event))
+            for account_id, nickname in swiss.entrants(event_id):
+                progress.register(account_id, nickname)
+            progress.phase = "running"
+        tables: dict[str, tuple[list[GameDone], bool]] = {}
+        for plan in progress.plans[-1] if progress.plans else ():
+            if plan.table_id is not None and not plan.done:
+                stored = self.store.events(plan.table_id)
+                results = [json.loads(e.payload)["result"] for e in stored if e.kind == "game_over"]
+                ended = any(e.kind == "table_finished" for e in stored)
+                tables[plan.table_id] = ([(r["finish"], r["scores"]) for r in results], ended)
+        return StoredSwiss(event, progress, tables)
+
+    def carry_on(self, loaded: StoredSwiss) -> None:
+        """Run a loaded event here from now on (on the loop)."""
+        event_id, progress = loaded.event.id, loaded.progress
+        self.running[event_id] = _Running(loaded.event, progress)
+        over = all(p.done for p in progress.plans[-1]) if progress.plans else True
+        for index, plan in enumerate(progress.plans[-1] if progress.plans else ()):
+            if not plan.done:
+                over = self._resume_table(loaded, index, plan) or over
+        self._save(event_id)
+        if over and progress.phase != "finished":
+            asyncio.get_running_loop().call_later(RESUME_SECONDS, self._begin_round, event_id)
+        logs.info("swiss resumed", event=event_id, round=len(progress.rounds), phase=progress.phase)
+
+    def _resume_table(self, loaded: StoredSwiss, index: int, plan: TablePlan) -> bool:
         """One table of a resumed round; True when the round is over with it."""
-        progress = self.running[event_id].progress
+        progress = loaded.progress
         if plan.table_id is None:  # not played (its id is stored before the table is made)
             return progress.mark_done(index)
-        stored = self.store.events(plan.table_id)
-        results = [json.loads(e.payload)["result"] for e in stored if e.kind == "game_over"]
-        progress.set_games(index, [(r["finish"], r["scores"]) for r in results])
+        games, ended = loaded.tables[plan.table_id]
+        progress.set_games(index, games)
+        if ended:
+            return progress.mark_done(index)
         table = self.directory.tables.get(plan.table_id)
+        watcher = _Watcher(self, loaded.event.id, plan.table_id)
+        if table is None and self.watch_elsewhere is not None:  # a cluster: another node's table
+            self.watch_elsewhere(plan.table_id, watcher)
+            return False
         if table is None or table.state.status == "finished":
             return progress.mark_done(index)
-        table.subscribe(_Watcher(self, event_id, plan.table_id), None)
+        table.subscribe(watcher, None)
         return False
 
     async def follow(self, seconds: float = POLL_SECONDS) -> None:
@@ -144,8 +222,31 @@ class SwissRounds:
     def _begin_round(self, event_id: str) -> None:
         """Pair the next round, those connected now present, in the thread pool (the search for the
         fewest repeats may take a moment: docs/protocol.md 6e); then open its tables."""
-        progress = self.running[event_id].progress
+        run = self.running.get(event_id)
+        if run is None:  # not run here any more (on a cluster: its lease was lost)
+            return
+        progress = run.progress
         present = {a for a in progress.entrants if self.directory.connections(a)}
+        if self.online is not None:
+            online = self.online
+
+            async def everywhere() -> None:
+                try:
+                    found = await online(list(progress.entrants))
+                except Exception as error:  # Redis away: those connected here
+                    logs.warning("swiss: the cluster's presence was not read", error=type(error).__name__)
+                    found = set()
+                self._pair(event_id, present | found)
+
+            self._spawn(everywhere())
+            return
+        self._pair(event_id, present)
+
+    def _pair(self, event_id: str, present: set[str]) -> None:
+        run = self.running.get(event_id)
+        if run is None:
+            return
+        progress = run.progress
 
         def paired(outcome: list[TablePlan] | BaseException) -> None:
             if isinstance(outcome, BaseException):
@@ -156,7 +257,9 @@ class SwissRounds:
         self.services.read(lambda: progress.begin_round(present), paired)
 
     def _seat_round(self, event_id: str, plans: list[TablePlan]) -> None:
-        run = self.running[event_id]
+        run = self.running.get(event_id)
+        if run is None:
+            return
         progress = run.progress
         logs.info("swiss round", event=event_id, round=len(progress.rounds), tables=len(plans))
         if progress.phase == "finished":
@@ -204,6 +307,8 @@ class SwissRounds:
                 )
                 for client in list(self.directory.connections(account)):
                     client.send(notice.model_dump_json())
+            if self.seated_elsewhere is not None:
+                self.seated_elsewhere(event.id, number, table_id, {a: n for n, a in enumerate(people)})
 
         def created(answer: Answer | BaseException) -> None:
             if isinstance(answer, BaseException):
@@ -257,7 +362,9 @@ class SwissRounds:
 
     def _save(self, event_id: str) -> None:
         """Store the progress; one write at a time per event, the latest progress last."""
-        run = self.running[event_id]
+        run = self.running.get(event_id)
+        if run is None:
+            return
         if run.saving:
             run.dirty = True
             return
@@ -270,6 +377,8 @@ class SwissRounds:
             run.saving = False
             if isinstance(outcome, BaseException):
                 logs.failure("swiss: the progress was not stored", outcome, event=event_id)
+            if self.running.get(event_id) is not run:
+                return  # not run here any more
             if run.dirty:
                 self._save(event_id)
             elif phase == "finished":
