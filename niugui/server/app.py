@@ -82,8 +82,9 @@ def create_app(config: Config, opened: Store | None = None, routes: Registry = R
     the client messages of ``routes``.
 
     >>> paths = create_app(Config()).openapi()["paths"]
-    >>> [path for path in paths if path.startswith("/api/me")]
-    ['/api/me', '/api/me/seats', '/api/me/friends', '/api/me/recent', '/api/me/clubs', '/api/me/sessions']
+    >>> [path for path in paths if path.startswith("/api/me")]  # doctest: +NORMALIZE_WHITESPACE
+    ['/api/me', '/api/me/seats', '/api/me/friends', '/api/me/recent', '/api/me/mutes',
+     '/api/me/mutes/{account_id}', '/api/me/invitations', '/api/me/clubs', '/api/me/sessions']
     """
     metrics = Metrics()
     exempt = Exempt.parse(config.exempt)

@@ -12,7 +12,7 @@ more, so that rated games finishing all the time never keep the server computing
 a tenth of the time (at 100,000 rated games a board costs seconds). Concurrent askers of a board
 that must be recomputed wait for one computation (one connection of the pool) instead of each
 starting their own, each board with its own lock and for at most ``wait`` seconds (then
-:class:`Busy`). A board is kept whole (its top :data:`BOARD_ROWS`) and each asker gets the slice they
+:class:`BoardBusy`). A board is kept whole (its top :data:`BOARD_ROWS`) and each asker gets the slice they
 asked for, so asking for other lengths computes nothing more.
 
 >>> calls = []
@@ -39,7 +39,7 @@ BOARD_ROWS = 500
 """Rows a board is computed with (the most a leaderboard request may ask for)."""
 
 
-class Busy(TimeoutError):
+class BoardBusy(TimeoutError):
     """The board is being computed and did not come within the wait (the route answers 503)."""
 COST_FACTOR = 10.0
 """A board is computed again at most once per this many times what computing it cost."""
@@ -87,14 +87,14 @@ class Boards:
     ) -> list[dict[str, Any]]:
         """The first ``limit`` rows of board ``key``, from ``compute`` (which gives the top
         :data:`BOARD_ROWS`) when the one kept is stale: one computation per board at a time, the others
-        wait at most ``wait`` seconds (:class:`Busy` after) and share it. Rows are copied."""
+        wait at most ``wait`` seconds (:class:`BoardBusy` after) and share it. Rows are copied."""
         version = self.version()
         board = self._boards.get(key)
         if not self._fresh(board, version, self.clock()):
             with self._guard:
                 lock = self._locks.setdefault(key, threading.Lock())
             if not lock.acquire(timeout=-1 if wait is None else wait):
-                raise Busy(key)
+                raise BoardBusy(key)
             try:
                 board = self._boards.get(key)
                 if not self._fresh(board, version, self.clock()):

@@ -9,7 +9,7 @@ from fastapi import Path as PathParam
 from fastapi.responses import Response
 
 from .. import collusion, profiles
-from ..boards import BOARD_ROWS, Busy
+from ..boards import BOARD_ROWS, BoardBusy
 from ..fairuse import READ_WAIT
 from ..http_errors import fail, refuse
 from ..services import Services
@@ -41,7 +41,7 @@ def leaderboard(
 
     try:  # one board per (by, least) whatever the limit asked; a wait as long as for a place to read
         rows = svc.boards.get((by, least), compute, limit, READ_WAIT)
-    except Busy:
+    except BoardBusy:
         raise refuse(svc.metrics, 503, "busy", "the server is busy; try again in a moment", 1) from None
     return {"by": by, "players": rows, **({"min_games": least} if by == "rating" else {})}
 
