@@ -206,7 +206,10 @@ class RedisQueue:
                         for a, v in raw.items()
                     }
                     gone = [a for a, e in entries.items() if _orphan(e, live)]
-                    queue = Queue({a: e.ticket for a, e in entries.items() if a not in gone})
+                    queue = Queue()  # joined one by one: the matcher's index is built as they join
+                    waiting = [e.ticket for a, e in entries.items() if a not in gone]
+                    for ticket in sorted(waiting, key=lambda t: (t.joined_at, t.account_id)):
+                        queue.join(ticket)
                     chosen = choose(queue)
                     if not chosen and not gone:
                         if now is not None:
