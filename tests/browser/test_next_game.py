@@ -59,7 +59,8 @@ def test_two_people_play_again_together_after_quick_play(browser: Any, community
         take_nickname(page, community_server, f"再来{n}")
     hint = pages[0].inner_text("[data-role=quick-play]")
     assert "至少两位真人的牌局计入等级分" in hint and "不计入" in hint  # before: what is rated
-    for page in pages:
+    for page in pages:  # both agree to be taken into a table filled with bots (issue 33, finding 9)
+        page.check("[name=qp_bots]")
         page.click("[data-action=quick-play]")
         page.wait_for_selector("[data-role=queue]", timeout=WAIT_MS)
     assert "不计入等级分" in pages[0].inner_text("[data-role=bots-unrated]")

@@ -75,9 +75,21 @@ export class QuickPlayPanel {
       ...[10, 20, 30, 60].map((n) => [String(n), w("seconds", { n })]),
     ]);
     const [gamesRow, games] = choice("qp_games", w("games"), [["", w("any")], ["1", "1"], ["4", "4"]]);
+    // issue 33, finding 9: only those who agreed are taken into someone else's game with bots
+    const botsRow = el("label", "row qp-pref");
+    const botsOk = el("input");
+    botsOk.type = "checkbox";
+    botsOk.name = "qp_bots";
+    botsOk.checked = localStorage.getItem("qp_bots") === "1";
+    botsOk.addEventListener("change", () => localStorage.setItem("qp_bots", botsOk.checked ? "1" : "0"));
+    botsRow.append(botsOk, el("span", "", w("qp_bots_ok")));
     const go = button("btn quick-play-btn", w("quick_play"), "quick-play", async () => {
       go.disabled = true;
-      const prefs = { turn_seconds: timer.value ? Number(timer.value) : null, games: games.value ? Number(games.value) : null };
+      const prefs = {
+        turn_seconds: timer.value ? Number(timer.value) : null,
+        games: games.value ? Number(games.value) : null,
+        bots: botsOk.checked,
+      };
       try {
         await this.conn.request("quick_play", prefs);
       } catch (error) {
@@ -85,7 +97,7 @@ export class QuickPlayPanel {
         go.disabled = false;
       }
     });
-    this.root.append(go, el("div", "muted", w("quick_play_hint")), timerRow, gamesRow);
+    this.root.append(go, el("div", "muted", w("quick_play_hint")), timerRow, gamesRow, botsRow);
   }
 
   drawWaiting() {

@@ -7,6 +7,7 @@ import { getLang, t } from "./i18n.js";
 const WORDS = {
   zh: {
     quick_play: "快速开始",
+    qp_bots_ok: "别人用机器人补齐时，带上我一起打",
     quick_play_hint: "一键匹配：凑齐四位玩家就开局。至少两位真人的牌局计入等级分；只有你一人、其余由机器人补齐的不计入。",
     fill_bots_note: "用机器人补齐后，若桌上只有你一位真人，这局不计入等级分。",
     unrated_why: "至少两位真人同桌、计入等级分的牌局才会给出等级分；只和机器人打的不算。",
@@ -57,6 +58,7 @@ const WORDS = {
   },
   en: {
     quick_play: "Quick play",
+    qp_bots_ok: "Include me when someone fills the table with bots",
     quick_play_hint: "One tap: you are seated as soon as four players wait. Games with two or more people are rated; you alone with bots is not.",
     fill_bots_note: "If bots fill the table and you are the only person at it, the game is not rated.",
     unrated_why: "A rating comes from rated games with at least two people at the table; games against bots alone do not count.",
