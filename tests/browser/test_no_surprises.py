@@ -150,6 +150,8 @@ def test_R27_a_timeout_plays_the_least_and_says_so_then_result_history_and_repla
     page.wait_for_selector(".replay-controls", timeout=WAIT_MS)
     page.wait_for_selector("[data-action=lang]")
     for _ in range(24):  # the middle of the game: four seats, open hands, the trick
+        if page.is_visible(".overlay:not(.hidden)"):  # a short game (a 双牛 won fast) ended first
+            break
         page.click("[data-action=next]")
     settle(page)
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
