@@ -58,6 +58,7 @@ Text = Annotated[str, AfterValidator(_no_lone_surrogates)]
 """A string in a request: strict (never coerced from a number) and valid Unicode."""
 ClientId = Annotated[Text, Field(min_length=1, max_length=64, description="the client's id for this request")]
 TableId = Annotated[Text, Field(min_length=1, max_length=32, description="a table's id")]
+NodeId = Annotated[str, Field(min_length=1, description="a cluster node's id (--node-id)")]
 Seat = Annotated[int, Field(ge=0, le=3, description="a seat 0..3; play goes 0→1→2→3→0 (R7)")]
 CardCode = Annotated[
     Text, Field(min_length=1, max_length=8, description="a card code of R6, e.g. S3, HT, BJ")
@@ -814,6 +815,9 @@ class Welcome(Message):
     protocol: int
     account: Account
     seats: list[SeatRef] = Field(description="the tables where you hold a seat: rejoin each with watch")
+    node: NodeId | None = Field(
+        None, exclude_if=_is_none, description="on a cluster only: the node that answered (the key only then)"
+    )
 
 
 class LobbyData(Message):
@@ -835,6 +839,14 @@ class SeatData(Message):
     """What ``watch`` and ``sit`` answer: your seat at the table, or null (``invite``: the seat offered)."""
 
     seat: Seat | None
+    node: NodeId | None = Field(
+        None,
+        exclude_if=_is_none,
+        description="on a cluster only, in the answer to watch and sit when another node than the one "
+        "that answered owns the table (the key only then): that node's id. A client may connect again "
+        "with /ws?node=<id> (docs/scaling.md, table affinity) and rejoin with watch: the table's "
+        "frames are then not relayed between nodes",
+    )
 
 
 AckData = LobbyData | TableData | SeatData
@@ -1036,8 +1048,10 @@ def error_frame(request_id: str | None, code: ErrorCode, message: str, rule: str
     return Error(type="error", id=request_id, code=code, rule=rule, message=message).model_dump_json()
 
 
-def welcome_frame(account: Account, seats: list[SeatRef]) -> str:
-    return Welcome(type="welcome", protocol=PROTOCOL_VERSION, account=account, seats=seats).model_dump_json()
+def welcome_frame(account: Account, seats: list[SeatRef], node: str | None = None) -> str:
+    """``node``: a cluster node's id (None in one process: the key is not sent)."""
+    welcome = Welcome(type="welcome", protocol=PROTOCOL_VERSION, account=account, seats=seats, node=node)
+    return welcome.model_dump_json()
 
 
 # ---- HTTP bodies ------------------------------------------------------------------------------

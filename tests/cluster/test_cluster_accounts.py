@@ -86,7 +86,7 @@ def test_a_friend_on_another_node_is_seen_and_invited_there(cluster: Cluster) ->
     assert ann.ok("invite", table=table, friend=bob.account_id)["data"] == {"seat": 1}
     invitation = bob.wait(lambda m: m["type"] == "invitation", what="ann's invitation across nodes")
     assert invitation["by_id"] == ann.account_id and invitation["seat"] == 1 and invitation["table"] == table
-    assert bob.ok("sit", table=table, seat=1, code=invitation["code"])["data"] == {"seat": 1}
+    assert bob.ok("sit", table=table, seat=1, code=invitation["code"])["data"]["seat"] == 1
     expected = {"table": table, "seat": 0, "name": "夜局", "status": "waiting", "private": True}
     cluster.wait(lambda: friend_seen_by_bob()["where"] == expected, "bob, seated too, to see the table")
     # a stranger is no friend, on either node; nothing of a hand in the friends list (R11)
@@ -122,7 +122,7 @@ def test_a_bot_account_on_another_node_is_invited_there(cluster: Cluster) -> Non
     cluster.wait(invited, "the bot account's invitation to be accepted")
     invitation = bot.wait(lambda m: m["type"] == "invitation", what="the invitation across nodes")
     assert invitation["table"] == table and invitation["seat"] == 2 and invitation.get("by_id") is None
-    assert bot.ok("sit", table=table, seat=2)["data"] == {"seat": 2}
+    assert bot.ok("sit", table=table, seat=2)["data"]["seat"] == 2
     for p in (creator, bot):
         p.close()
 
@@ -137,7 +137,7 @@ def test_the_chat_of_someone_blocked_stays_hidden_from_another_nodes_reader(clus
     bob, cal = Player(away, "阿博"), Player(nodes[0], "阿凯")
     assert call(away, "POST", f"/api/blocks/{cal.account_id}", bob) == {"blocked": True}
     for n, player in enumerate((ann, bob, cal)):
-        assert player.ok("sit", table=table, seat=n)["data"] == {"seat": n}
+        assert player.ok("sit", table=table, seat=n)["data"]["seat"] == n
     cal.ok("chat", table=table, phrase="hurry")
     assert ann.wait_event("chat", seat=2)["event"]["phrase"] == "hurry"
     assert bob.wait_event("chat", seat=2)["event"] == {"kind": "chat", "seat": 2, "phrase": None}

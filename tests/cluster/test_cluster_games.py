@@ -16,7 +16,7 @@ def seat_four(nodes: list[Server], **settings: Any) -> tuple[list[Player], str]:
     ack = players[0].ok("create_table", settings={"name": "cluster", "turn_seconds": 30, **settings})
     table: str = ack["data"]["table"]["id"]
     for n, player in enumerate(players):
-        assert player.ok("sit", table=table, seat=n)["data"] == {"seat": n}
+        assert player.ok("sit", table=table, seat=n)["data"]["seat"] == n
     return players, table
 
 

@@ -40,12 +40,14 @@ from ..creation import short_id
 from ..handlers.lobby import create_table
 from ..hub import Hub
 from ..protocol import (
+    AckData,
     CreateTable,
     Leave,
     ListTables,
     LobbyData,
     Ping,
     Prebuilt,
+    SeatData,
     SeatRef,
     Sit,
     TableSummary,
@@ -113,6 +115,12 @@ class ClusterMetrics:
         self.relayed = Counter(
             "niugui_cluster_frames_relayed_total",
             "frames another node built for this node's connections, received over the bus",
+            registry=r,
+        )
+        self.remote = Gauge(
+            "niugui_cluster_remote_clients",
+            "other nodes' connections this node serves its tables to over the bus (with table affinity "
+            "their clients connect here instead)",
             registry=r,
         )
         self.rtt = Histogram(
@@ -254,6 +262,7 @@ class Node:
         """Tables this node owns: their fencing token, and until when (monotonic) the lease holds."""
         self.follows: dict[str, Follow] = {}
         self.proxies: dict[tuple[str, str], RemoteClient] = {}
+        self.metrics.remote.set_function(lambda: len(self.proxies))
         self.pending: dict[str, Pending] = {}
         self.loads: dict[str, int] = {}
         """Live nodes → tables each owns (as they last announced it)."""
@@ -528,7 +537,7 @@ class Node:
             follow = self.follows.setdefault(table, Follow(pending.node))
             follow.owner = pending.node
             follow.clients.setdefault(client, None)
-        pending.reply(Answer(message.seq, message.data))
+        pending.reply(Answer(message.seq, owner_hint(pending.message, message.data, pending.node)))
 
     # ---- frames for this node's connections ----------------------------------------------------------
 
@@ -890,6 +899,22 @@ class Node:
         owner = (await self.leases.owners([table_id]))[table_id]
         if owner is not None and owner != self.node_id:
             self._moved(table_id, owner)
+
+
+def owner_hint(request: ClientRequest, data: AckData | None, owner: str) -> AckData | None:
+    """Table affinity (issue 32): the answer to a ``watch`` or ``sit`` that another node served names
+    that node, the table's owner, so the client may connect to it (``/ws?node=<id>``) and have the
+    table's frames built and sent there, not relayed. The only place a hint is added: a table of the
+    answering node, and one process, never have one; nor has an ``invite`` (the seat it offers).
+
+    >>> owner_hint(Watch(type="watch", id="c1", table="t1"), SeatData(seat=None), "n2")
+    SeatData(seat=None, node='n2')
+    >>> owner_hint(Ping(type="ping", id="c2"), None, "n2") is None
+    True
+    """
+    if isinstance(request, Watch | Sit) and isinstance(data, SeatData):
+        return data.model_copy(update={"node": owner})
+    return data
 
 
 def share(table_id: str, live: Sequence[str]) -> str:

@@ -154,7 +154,7 @@ async def serve(svc: AppServices, websocket: WebSocket, connection: Connection) 
         username=connection.username,
         bot=connection.bot,
     )
-    connection.send(welcome_frame(you, seats))
+    connection.send(welcome_frame(you, seats, None if svc.node is None else svc.node.node_id))
     writer = asyncio.create_task(connection.writer())
     reader = asyncio.create_task(read(svc, websocket, connection))
     try:
