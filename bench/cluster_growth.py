@@ -17,6 +17,10 @@ are spread over the nodes, as with random placement), one action per second per 
 (:mod:`load_bench`'s loop). Over the window: actions, Redis commands and bytes (in + out), PostgreSQL
 statements, relayed frames (``niugui_cluster_frames_relayed_total``) and forwarded requests; each per
 action, and Redis commands per node per second before any action (heartbeats, renewals, lobby).
+
+``--affinity``: each client follows the hint its ``sit`` is answered with (``data.node``, the table's
+owner when another node answered; docs/scaling.md, "Table affinity"): it connects to the owner's
+address and rejoins the table there before the measuring starts, as the page does.
 """
 
 from __future__ import annotations
@@ -134,6 +138,12 @@ class NsSeat(Seat):
     """A load client connecting to a node's own address."""
 
     host: str = "127.0.0.1"
+    moved = False
+    """Closed by the bench itself (it moved to the table's owner): not a dropped connection."""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.moved:
+            super().connection_lost(exc)
 
     async def open(self, port: int) -> None:
         loop = asyncio.get_running_loop()
@@ -149,6 +159,20 @@ def _frame(text: str) -> bytes:
     from load_bench import client_frame
 
     return client_frame(text.encode())
+
+
+async def follow(seat: NsSeat, owner: str, table: str) -> NsSeat:
+    """What a client does with a seat's hint (``data.node``, table affinity): connect to the owner's
+    address as the same account, rejoin the table there, then close the old connection."""
+    moved = NsSeat(seat.bench, seat.token)
+    moved.host, moved.table = node_address(int(owner.removeprefix("g"))), table
+    await moved.open(NODE_PORT)
+    answer = await moved.request("watch", table=table)
+    assert answer["type"] == "ack" and "node" not in (answer.get("data") or {}), answer
+    seat.moved = True
+    assert seat.transport is not None
+    seat.transport.close()
+    return moved
 
 
 def start_node(i: int, pg_url: str, prefix: str) -> subprocess.Popen[bytes]:
@@ -234,12 +258,17 @@ async def measure(args: argparse.Namespace, count: int, own: redis.Redis, pg: Pg
         seat.host = node_address((index // 4 + index % 4) % count)
         await seat.open(NODE_PORT)
     tables = [seats[4 * i : 4 * i + 4] for i in range(n)]
+    moved = 0
     for group in tables:
         ack = await group[0].request("create_table", settings={"name": "growth", "turn_seconds": 120})
         table = ack["data"]["table"]["id"]
         for number, seat in enumerate(group):
             seat.table = table
-            await seat.request("sit", table=table, seat=number)
+            answer = await seat.request("sit", table=table, seat=number)
+            owner = (answer.get("data") or {}).get("node")
+            if args.affinity and owner is not None:  # follow the hint: to the owner's address
+                group[number] = await follow(seat, owner, table)
+                moved += 1
     idle0 = redis_counts(own), time.perf_counter()
     await asyncio.sleep(args.idle)
     idle1 = redis_counts(own), time.perf_counter()
@@ -258,15 +287,18 @@ async def measure(args: argparse.Namespace, count: int, own: redis.Redis, pg: Pg
     forwarded1 = metric_sum(count, "niugui_cluster_forwarded_total")
     wall = time.perf_counter() - wall0
     await asyncio.gather(*loops, return_exceptions=True)
-    for seat in seats:
-        if seat.transport is not None:
-            seat.transport.close()
+    for group in tables:
+        for seat in group:
+            if seat.transport is not None:
+                seat.transport.close()
     actions = max(1, bench.actions)
     by_command = {k: r1[2][k] - r0[2].get(k, 0) for k in r1[2]}
     top = sorted(((v, k) for k, v in by_command.items() if v), reverse=True)[:6]
     idle_seconds = idle1[1] - idle0[1]
     return {
         "nodes": count,
+        "affinity": args.affinity,
+        "moved": moved,
         "tables": n,
         "actions_per_s": round(bench.actions / wall, 1),
         "redis_cmds_per_action": round((r1[0] - r0[0]) / actions, 2),
@@ -321,6 +353,11 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--idle", type=float, default=3.0, help="seconds measured before any action")
+    parser.add_argument(
+        "--affinity",
+        action="store_true",
+        help="clients follow the owner's hint of their sit's answer: they connect to the table's owner",
+    )
     parser.add_argument("--pg", default="postgresql+psycopg://postgres@127.0.0.1:5432/test")
     args = parser.parse_args()
     if os.geteuid() != 0:

@@ -98,6 +98,13 @@ export class RequestError extends Error {
 /**
  * The WebSocket connection. Callbacks: onMessage(msg) for welcome/event/snapshot, onStatus(status,
  * info) with status "connecting" | "online" | "offline" (info.retryIn seconds) | "unauthorized".
+ *
+ * Table affinity (docs/scaling.md): on a cluster the welcome names the node that answered, and the
+ * answer to a watch or sit names the table's owner when it is another node (data.node). The page then
+ * connects once to `/ws?node=<owner>` (the front routes it there), keeping the old socket until the
+ * new one has rejoined the table (the seat never goes offline): at most one move per table and owner,
+ * never when the hint is the node it is on; a hinted node that does not let the page in (dead, or a
+ * front without the route) is forgotten at the next reconnect.
  */
 export class Connection {
   constructor({ onMessage, onStatus }) {
@@ -111,6 +118,12 @@ export class Connection {
     this.pingTimer = null;
     this.closedByUs = false;
     this.status = "idle";
+    this.node = null; // the node that answered (welcome.node), on a cluster
+    this.target = null; // the node asked for in the URL, after a hint
+    this.followed = new Set(); // "table@node": the hints moved for (never twice)
+    this.next = null; // the socket to a table's owner, until its welcome
+    this.retiring = null; // the socket it replaced, until the table is rejoined on the new one
+    this.retireTimer = null;
     window.addEventListener("online", () => this.retryNow());
     window.addEventListener("offline", () => this.drop());
   }
@@ -124,8 +137,8 @@ export class Connection {
     this.closedByUs = true;
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
-    if (this.ws) this.ws.close();
-    this.ws = null;
+    for (const ws of [this.ws, this.next, this.retiring]) if (ws) ws.close();
+    this.ws = this.next = this.retiring = null;
   }
 
   setStatus(status, info = {}) {
@@ -133,13 +146,22 @@ export class Connection {
     this.onStatus && this.onStatus(status, info);
   }
 
+  url() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const node = this.target ? `?node=${encodeURIComponent(this.target)}` : "";
+    return `${scheme}://${location.host}/ws${node}`;
+  }
+
   open() {
     clearTimeout(this.retryTimer);
     if (!session.token) return;
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const ws = new WebSocket(`${scheme}://${location.host}/ws`);
-    this.ws = ws;
+    this.ws = this.socket();
     this.setStatus(this.attempt ? "reconnecting" : "connecting");
+  }
+
+  socket() {
+    const ws = new WebSocket(this.url());
+    ws.welcomed = false;
     ws.onopen = () => {
       ws.send(JSON.stringify({ type: "auth", id: "auth", token: session.token })); // answered by welcome
       this.lastPong = Date.now();
@@ -153,6 +175,7 @@ export class Connection {
       } catch {
         return;
       }
+      if (ws === this.retiring && msg.type !== "ack" && msg.type !== "error") return; // the new one has them
       this.lastPong = Date.now();
       if (msg.type === "ack" || msg.type === "error") {
         const waiter = this.pending.get(msg.id);
@@ -160,21 +183,31 @@ export class Connection {
           this.pending.delete(msg.id);
           if (msg.type === "ack") waiter.resolve(msg);
           else waiter.reject(new RequestError(msg));
+          if (ws === this.ws && this.retiring && waiter.type === "watch") this.retire(); // rejoined here
         }
         return;
       }
       if (msg.type === "welcome") {
+        ws.welcomed = true;
+        if (ws === this.next) this.takeOver(ws);
+        this.node = msg.node || null;
         this.attempt = 0; // backoff starts again only once the server has let us in (not at 4429)
         this.setStatus("online");
       }
       this.onMessage && this.onMessage(msg);
     };
     ws.onclose = (event) => {
+      this.rejectSent(ws);
+      if (ws === this.next) { // the owner's node did not let us in: stay where we are
+        this.next = null;
+        this.target = null;
+        return;
+      }
+      if (ws === this.retiring) this.retiring = null;
       if (this.ws !== ws) return;
       this.ws = null;
       clearInterval(this.pingTimer);
-      for (const waiter of this.pending.values()) waiter.reject(new RequestError({ code: "offline", message: "offline" }));
-      this.pending.clear();
+      if (!ws.welcomed) this.target = null; // the hinted node is gone: the front chooses again
       if (this.closedByUs) return;
       if (event.code === 4401) {
         this.setStatus("unauthorized");
@@ -182,6 +215,48 @@ export class Connection {
       }
       this.scheduleRetry();
     };
+    return ws;
+  }
+
+  /** A socket closed: the requests sent on it will not be answered. */
+  rejectSent(ws) {
+    for (const [id, waiter] of this.pending) {
+      if (waiter.ws !== ws) continue;
+      this.pending.delete(id);
+      waiter.reject(new RequestError({ code: "offline", message: "offline" }));
+    }
+  }
+
+  /** An answer named the table's owner (data.node): connect there, once per table and owner. */
+  hint(table, node) {
+    if (!node || !this.node || node === this.node || this.next || this.closedByUs) return;
+    const key = `${table}@${node}`;
+    if (this.followed.has(key)) return;
+    this.followed.add(key);
+    this.target = node;
+    this.next = this.socket();
+  }
+
+  /** The owner's node let us in: its socket is the connection now; the old one stays until the
+   * screen has rejoined its table here (or 10 s), so that the seat never goes offline meanwhile. */
+  takeOver(ws) {
+    this.next = null;
+    if (this.retiring) this.retire();
+    this.retiring = this.ws;
+    this.ws = ws;
+    clearTimeout(this.retireTimer);
+    this.retireTimer = setTimeout(() => this.retire(), 10000);
+  }
+
+  retire() {
+    clearTimeout(this.retireTimer);
+    const old = this.retiring;
+    if (old && ![...this.pending.values()].some((w) => w.ws === old)) {
+      this.retiring = null;
+      old.close();
+    } else if (old) {
+      this.retireTimer = setTimeout(() => this.retire(), 1000); // its requests answered first
+    }
   }
 
   /** Backoff 0.5 s, 1 s, 2 s … up to 10 s, with jitter; the banner counts down. */
@@ -221,13 +296,18 @@ export class Connection {
   /** Send a request; resolves with its ack, rejects with a RequestError. */
   request(type, fields = {}) {
     return new Promise((resolve, reject) => {
-      if (!this.ws || this.ws.readyState !== WebSocket.OPEN) {
+      const ws = this.ws;
+      if (!ws || ws.readyState !== WebSocket.OPEN) {
         reject(new RequestError({ code: "offline", message: "offline" }));
         return;
       }
       const id = `c${this.nextId++}`;
-      this.pending.set(id, { resolve, reject });
-      this.ws.send(JSON.stringify({ type, id, ...fields }));
+      const answered = (ack) => {
+        resolve(ack);
+        if (type === "watch" || type === "sit") this.hint(fields.table, ack.data && ack.data.node);
+      };
+      this.pending.set(id, { resolve: answered, reject, type, ws });
+      ws.send(JSON.stringify({ type, id, ...fields }));
     });
   }
 
