@@ -197,7 +197,7 @@ export class Connection {
       this.onMessage && this.onMessage(msg);
     };
     ws.onclose = (event) => {
-      this.rejectSent(ws);
+      if (!this.closedByUs) this.rejectSent(ws); // (stop() leaves them unanswered, as it always did)
       if (ws === this.next) { // the owner's node did not let us in: stay where we are
         this.next = null;
         this.target = null;
