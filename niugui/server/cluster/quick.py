@@ -102,13 +102,15 @@ class ClusterQuickPlay:
             return
         for account, seat in message.seats.items():
             self.told.pop(account, None)
+            self.queued.discard(account)
             clients = list(self.hub.directory.connections(account))
             self._tell(account, _seated(message.table, seat, message.waiting))
             if clients:
                 self.follow(message.table, message.node, clients)
 
     async def tick(self) -> None:
-        """Match, and tell this node's waiting players the count when it changed (every second).
+        """Read who waits (what :meth:`waiting` answers), match, and tell this node's waiting players
+        the count when it changed (every second).
         Fewer than four waiting form no group, nor does a queue unchanged since a match that formed
         none (until a fair-play delay ends): then only every tenth round (a dead node's tickets)."""
         self._ticks += 1
@@ -120,6 +122,7 @@ class ClusterQuickPlay:
         if not self.told:
             return
         entries = await self.queue.entries()
+        self.queued = set(entries)
         for account in list(self.told):
             entry = entries.get(account)
             if entry is None or entry.node != self.node_id:
@@ -161,6 +164,7 @@ class ClusterQuickPlay:
         logs.info("quick play: joined the cluster's queue", account=entry.ticket.account_id)
         await self.match()
         entries = await self.queue.entries()
+        self.queued = set(entries)
         mine = entries.get(entry.ticket.account_id)
         if mine is not None:
             self._tell_waiting(mine, len(entries))
