@@ -1,7 +1,8 @@
 """Quick play's fair-play rules of issue 33 on a cluster (issue 32: every feature of one node on two):
 the shared queue's tickets carry the player's origin (finding 8: one address's accounts never at one
 table) and their consent to bots (finding 9: ``queue_bots`` takes along only those who agreed), and
-the same matcher applies them. Real Redis here; real nodes in test_cluster_quick_play.py."""
+the same matcher applies them; a player seated at a node's table leaves the queue. Real Redis here;
+real nodes in test_cluster_quick_play.py."""
 
 from __future__ import annotations
 
@@ -9,12 +10,16 @@ import asyncio
 import json
 import time
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import TypeVar
 
 from redis.asyncio import Redis
+from table_harness import client, rig
 
 from niugui.server.cluster.queue import Entry, RedisQueue
+from niugui.server.cluster.quick import ClusterQuickPlay
 from niugui.server.matchmaking import EscapePolicy, Preferences, new_ticket
+from niugui.server.protocol import TableSettings
 
 from .conftest import redis_url
 
@@ -98,3 +103,37 @@ def test_joining_again_keeps_the_place_and_takes_the_new_consent(redis_prefix: s
     ann, bob = with_queues(redis_prefix, work)
     assert (ann.ticket.joined_at, ann.ticket.bots, ann.ticket.origin) == (100.0, True, "203.0.113.7")
     assert (bob.ticket.origin, bob.ticket.bots) == ("", False)
+
+
+def test_finding_9_one_who_sat_down_before_the_node_knew_they_wait_leaves_the_queue(
+    tmp_path: Path, redis_prefix: str
+) -> None:
+    """A player waiting through n0 sat down at n1's table in the moment before n1 read the queue
+    (its ``sit`` check): n1's next round takes them out of the queue, whichever node they wait
+    through, and tells their connections here, so they are not matched into a second game. Before:
+    they stayed in the queue, to be seated at a second table."""
+    r = rig(tmp_path)
+    ann, bob = client(0), client(1)
+    r.hub.connect(ann)
+    table = r.hub.create_table(bob, TableSettings(), lambda _a: None)
+    r.call(table.sit, ann, 0)
+
+    async def nowhere(_account: str) -> None:
+        return None
+
+    async def no_nodes(_account: str) -> list[str]:
+        return []
+
+    async def work(queues: list[RedisQueue]) -> tuple[list[str], bool]:
+        n0, n1 = queues
+        await n0.join(entry(n0, ann.account_id, "", time.time()))
+        await n0.join(entry(n0, "other", "", time.time()))
+        live = ["n0", "n1"]
+        quick = ClusterQuickPlay(r.hub, None, n1, lambda: live, lambda *_: None, nowhere, no_nodes)  # type: ignore[arg-type]
+        await quick.tick()
+        return sorted(await n0.entries()), quick.waiting(ann.account_id)
+
+    left, waiting = with_queues(redis_prefix, work)
+    assert left == ["other"] and not waiting
+    told = [json.loads(f) for f in ann.frames if '"queue"' in f]
+    assert told and told[-1]["status"] == "left"

@@ -175,6 +175,16 @@ class RedisQueue:
             removed, _ = await pipe.execute()
         return bool(removed)
 
+    async def drop(self, accounts: list[str]) -> int:
+        """Out of the queue, through whichever node they wait; how many were."""
+        if not accounts:
+            return 0
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hdel(self.key, *accounts)
+            pipe.incr(self.version_key)
+            removed, _ = await pipe.execute()
+        return int(removed)
+
     async def accounts(self) -> set[str]:
         """Everyone waiting: their accounts only."""
         return {_text(a) for a in await self.redis.hkeys(self.key)}

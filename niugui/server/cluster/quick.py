@@ -27,6 +27,7 @@ from ..quick_tables import seated_elsewhere
 from ..store import PlayerCard
 from ..tables import Answer, Client, Fault, Reply
 from .bus import Bus, QuickGroup, QuickPerson, QuickSeated
+from .presence import seats_here
 from .queue import Entry, Group, RedisQueue, Waiter
 
 Follow = Callable[[str, str, list[Client]], None]
@@ -115,6 +116,7 @@ class ClusterQuickPlay:
         none (until a fair-play delay ends): then only every tenth round (a dead node's tickets)."""
         self._ticks += 1
         self.queued = await self.queue.accounts()
+        await self._drop_seated()
         waiting = len(self.queued)
         purge = waiting and self._ticks % 10 == 0
         if purge or (waiting >= SEATS and not await self.queue.idle(time.time())):
@@ -129,6 +131,20 @@ class ClusterQuickPlay:
                 self.told.pop(account, None)
             elif self.told[account] != len(entries):
                 self._tell_waiting(entry, len(entries))
+
+    async def _drop_seated(self) -> None:
+        """Out of the queue, whichever node they wait through, the accounts seated at this node's
+        unfinished tables: one who sat down here in the moment before this node read that they wait
+        (:meth:`waiting`) is not matched into a second game (issue 33, finding 9)."""
+        if not self.queued:
+            return
+        seated = sorted(self.queued & seats_here(self.hub.directory).keys())
+        if seated and await self.queue.drop(seated):
+            logs.info("quick play: seated players taken out of the queue", players=len(seated))
+        for account in seated:
+            self.queued.discard(account)
+            self.told.pop(account, None)
+            self._tell(account, _status("left", len(self.queued)))
 
     async def match(self) -> None:
         for group in await self.queue.match(time.time(), frozenset(self.live())):
