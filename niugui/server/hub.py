@@ -20,6 +20,7 @@ from .events.kinds import event_kinds
 from .events.seating import EventSeats
 from .events.swiss_rounds import SwissRounds
 from .handlers import ROUTES
+from .handlers.lobby import new_table
 from .lobby import Lobby
 from .metrics import Metrics
 from .protocol import Request, SeatRef, TableSettings, TableSummary
@@ -250,8 +251,10 @@ class Hub:
     def create_table(
         self, client: Client, settings: TableSettings, reply: Reply, table_id: str | None = None
     ) -> Table:
-        """A new table; the creator is subscribed to it (not seated). Ack data: the table's summary."""
-        return self._factory.create(client, settings, reply, table_id)
+        """A new table; the creator is subscribed to it (not seated). Ack data: the table's summary.
+        Made as ``create_table`` makes it (a club's room checked: one path); a :class:`Fault` when
+        it may not be."""
+        return new_table(self, client, settings, reply, table_id)
 
     def lobby(self, account_id: str | None = None) -> list[TableSummary]:
         """The public tables not finished (of every node of a cluster)."""

@@ -40,7 +40,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .people import distinct
+from .people import distinct, origin
 
 SEATS = 4
 
@@ -113,6 +113,35 @@ def escape_delay(recent_escapes: int, policy: EscapePolicy = EscapePolicy()) -> 
     [0.0, 0.0, 60.0, 120.0, 600.0]
     """
     return min(policy.max_delay, max(0, recent_escapes - policy.free) * policy.delay_per_escape)
+
+
+def new_ticket(
+    account_id: str,
+    address: str | None,
+    now: float,
+    preferences: Preferences,
+    escapes: int,
+    policy: EscapePolicy,
+    bots: bool = False,
+    recent: frozenset[str] = frozenset(),
+) -> Ticket:
+    """A player's ticket as they join quick play, on one node or a cluster node alike (one place for
+    what it carries): the fair-play delay of ``escapes`` (R35), the origin of the connection's
+    ``address`` key (finding 8) and whether they agreed to be seated with bots (finding 9).
+
+    >>> t = new_ticket("a", "203.0.113.7", 10.0, Preferences(), 3, EscapePolicy(), bots=True)
+    >>> t.ready_at, t.origin, t.bots
+    (130.0, '203.0.113.7', True)
+    """
+    return Ticket(
+        account_id,
+        now,
+        preferences,
+        ready_at=now + escape_delay(escapes, policy),
+        recent=recent,
+        origin=origin(address),
+        bots=bots,
+    )
 
 
 POOL_PER_BUCKET = 8

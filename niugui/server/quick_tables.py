@@ -26,10 +26,15 @@ QUICK_PLAY = "quick-play"
 class QueueOfNodes(Protocol):
     """The queue of a cluster, shared by every node (niugui/server/cluster/quick.py)."""
 
-    def join(self, client: Client, preferences: Preferences, card: PlayerCard, reply: Reply) -> None:
-        """Queue the account (``reply``: once it is, or why not)."""
+    def join(
+        self, client: Client, preferences: Preferences, card: PlayerCard, reply: Reply, bots: bool = False
+    ) -> None:
+        """Queue the account (``reply``: once it is, or why not); ``bots``: as :meth:`QuickTables.join`."""
 
     def leave(self, account_id: str) -> None: ...
+
+    def waiting(self, account_id: str) -> bool:
+        """Whether the account waits in the shared queue (through any node)."""
 
     def with_bots(self, account_id: str, reply: Reply) -> None: ...
 
@@ -91,7 +96,7 @@ class QuickTables:
                 return
             self.directory.keep_card(account, card)
             if self.shared is not None:
-                self.shared.join(client, preferences, card, reply)
+                self.shared.join(client, preferences, card, reply, bots)
                 return
             reply(Answer())
             self.matchmaker.join(client, preferences, card, bots)
@@ -139,8 +144,7 @@ class QuickTables:
         playing): quick play would seat it at a second game."""
         for seat in self.directory.seats_of(account_id):
             if seat["status"] != "finished":
-                table = seat["table"]
-                raise Fault("seated_elsewhere", f"you hold a seat at table {table}; leave it first")
+                raise seated_elsewhere(seat["table"])
 
     def check_free(self, account_id: str) -> None:
         """Refused while the account holds a seat elsewhere (:meth:`check_not_seated`) or is being
@@ -150,8 +154,12 @@ class QuickTables:
         self.check_not_seated(account_id)
 
     def waiting(self, account_id: str) -> bool:
-        """Is the account in the quick-play queue (or joining it, or being seated by it)?"""
-        return account_id in self._joining or account_id in self.matchmaker or account_id in self._placing
+        """Is the account in the quick-play queue (or joining it, or being seated by it)? On a cluster
+        node, the queue of every node (issue 32: a ``sit`` at this node's table while it waits through
+        another node is refused as on one node)."""
+        if account_id in self._joining or account_id in self.matchmaker or account_id in self._placing:
+            return True
+        return self.shared is not None and self.shared.waiting(account_id)
 
     def _open_table(
         self, people: Sequence[Person], preferences: Preferences, bots: bool, seated: Seated
@@ -196,6 +204,11 @@ class QuickTables:
             table.seat_group(people, settings.bot_level if bots else None, done_seating)
 
         table.create(settings, created)
+
+
+def seated_elsewhere(table_id: str) -> Fault:
+    """Why quick play is refused to an account holding a seat at an unfinished table (finding 9)."""
+    return Fault("seated_elsewhere", f"you hold a seat at table {table_id}; leave it first")
 
 
 def _later(delay: float, callback: Callable[[], None]) -> asyncio.TimerHandle | None:

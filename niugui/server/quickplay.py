@@ -15,8 +15,7 @@ from typing import Any, Literal
 
 from . import logs
 from .config import Community
-from .matchmaking import EscapePolicy, Preferences, Queue, Ticket, escape_delay
-from .people import origin
+from .matchmaking import EscapePolicy, Preferences, Queue, Ticket, new_ticket
 from .protocol import QueueStatus
 from .store import PlayerCard
 from .tables import Client, Fault
@@ -79,15 +78,8 @@ class Matchmaker:
         now = self._now()
         escapes = 0 if card is None else card.recent_escapes
         account = client.account_id
-        ticket = Ticket(
-            account,
-            now,
-            preferences,
-            ready_at=now + escape_delay(escapes, self.policy),
-            recent=self.recent.get(account, frozenset()),
-            origin=origin(client.address),  # a connection's address key (finding 8)
-            bots=bots,  # agreed to be seated by another's queue_bots (finding 9)
-        )
+        recent = self.recent.get(account, frozenset())
+        ticket = new_ticket(account, client.address, now, preferences, escapes, self.policy, bots, recent)
         again = account in self.queue
         self.queue.join(ticket)
         self.waiting[account] = Waiting(client.nickname, card)

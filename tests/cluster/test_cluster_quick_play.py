@@ -4,9 +4,12 @@ engine's), and bots after the wait as on one node. Every wait is for the message
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from server_harness import Player, drive, game_over
+import httpx
+from server_harness import WAIT, Player, Server, drive, game_over
+from websockets.sync.client import connect
 
 from .cluster_harness import Cluster, gapless
 
@@ -61,7 +64,7 @@ def test_four_players_on_two_nodes_are_matched_into_one_table_where_most_are(clu
     )
     in_game = redis_text(cluster)  # every key of the cluster, mid-game
     again = first.request("quick_play")
-    assert again["type"] == "error" and again["code"] == "already_seated", again
+    assert again["type"] == "error" and again["code"] == "seated_elsewhere", again
     drive(players, table, game_over(players[0], table))
     for player in players:
         player.wait_event("game_over", game_no=1)
@@ -112,3 +115,109 @@ def test_bots_fill_the_seats_after_the_wait_on_a_cluster(cluster: Cluster) -> No
     assert stranger.request("queue_bots")["code"] == "bad_state"
     for p in (alone, stranger):
         p.close()
+
+
+class Behind(Player):
+    """A player whose requests come, through a proxy the nodes trust (``--trust-proxy 127.0.0.1``),
+    from ``address``: quick play compares it (issue 33, finding 8)."""
+
+    def __init__(self, server: Server, nickname: str, address: str) -> None:
+        self.address = address
+        reply = httpx.post(
+            server.url + "/api/guest", json={"nickname": nickname}, headers=self.headers(), timeout=10
+        )
+        assert reply.status_code == 200, reply.text
+        super().__init__(server, nickname, reply.json())
+
+    def headers(self) -> dict[str, str]:
+        return {"X-Forwarded-For": self.address}
+
+    def connect(self) -> None:
+        url, headers = f"ws://127.0.0.1:{self.server.port}/ws", self.headers()
+        self.ws = connect(url, max_size=2**22, open_timeout=WAIT, additional_headers=headers).__enter__()
+        self.ws.send(json.dumps({"type": "auth", "id": "auth", "token": self.token}))
+        self.welcome = self.recv()
+        assert self.welcome["type"] == "welcome", self.welcome
+
+
+def first_queue_message(player: Player) -> dict[str, Any]:
+    """The first ``queue`` message after joining: waiting, or seated (the join's match ran first)."""
+    return player.wait(lambda m: m["type"] == "queue" and m["status"] in ("waiting", "seated"))
+
+
+def test_finding_8_one_addresss_guests_on_two_nodes_are_not_seated_together(cluster: Cluster) -> None:
+    """Two guests of one address, one on each node, and two people: nobody is seated (as on one node,
+    tests/server/test_hardening_app.py::test_finding_8_rating_only_among_distinct_people); a fifth
+    person makes the four with the first of them, and the other keeps waiting. Before: the shared
+    queue forgot the addresses and seated the two guests of one address together at once."""
+    nodes = cluster.start(2, "--trust-proxy", "127.0.0.1")
+    same = [Behind(nodes[0], "同址甲", "203.0.113.7"), Behind(nodes[1], "同址乙", "203.0.113.7")]
+    others = [Behind(nodes[0], "路人丙", "198.51.100.1"), Behind(nodes[1], "路人丁", "192.0.2.5")]
+    for player in [*same, *others]:
+        player.ok("quick_play")
+    last = first_queue_message(others[-1])
+    assert last["status"] == "waiting" and last["waiting"] == 4, last
+    late = Behind(nodes[0], "路人戊", "198.51.100.9")
+    late.ok("quick_play")
+    four = [same[0], *others, late]
+    where = {p.account_id: p.wait(queue_message("seated"), what="a seat from quick play") for p in four}
+    tables = {m["table"] for m in where.values()}
+    assert len(tables) == 1, where
+    table = tables.pop()
+    in_seat(late, table, where[late.account_id]["seat"])
+    seated = {s["player"]["id"] for s in late.states[table]["seats"]}
+    assert seated == {p.account_id for p in four}
+    assert sorted(cluster.redis.hkeys(f"{cluster.prefix}:qp:tickets")) == [same[1].account_id]
+    assert not any(m["type"] == "queue" and m["status"] == "seated" for m in same[1].received)
+    for player in [*same, *others, late]:
+        player.close()
+
+
+def test_finding_9_queue_bots_across_nodes_takes_only_a_stranger_who_agreed(cluster: Cluster) -> None:
+    """A player's ``queue_bots`` through n0 with two strangers waiting through n1: the one who agreed
+    (``bots: true``, the page's box) sits with them and two bots, the other keeps waiting. Before:
+    the shared queue forgot the consent, and the asker sat alone with three bots."""
+    nodes = cluster.start(2, "--community", "bots_after=0")
+    asker = Player(nodes[0], "要填座")
+    refused, agreed = Player(nodes[1], "不同意"), Player(nodes[1], "同意")
+    refused.ok("quick_play")
+    agreed.ok("quick_play", bots=True)
+    asker.ok("quick_play")
+    asker.ok("queue_bots")
+    seated = asker.wait(queue_message("seated"), what="a seat with bots")
+    table = seated["table"]
+    in_seat(asker, table, seated["seat"])
+    people = {s["player"]["id"] for s in asker.states[table]["seats"] if s["player"]["bot"] is None}
+    assert people == {asker.account_id, agreed.account_id}
+    in_seat(agreed, table, agreed.wait(queue_message("seated"))["seat"])
+    assert sorted(cluster.redis.hkeys(f"{cluster.prefix}:qp:tickets")) == [refused.account_id]
+    for player in (asker, refused, agreed):
+        player.close()
+
+
+def test_waiting_and_seats_are_seen_across_nodes(cluster: Cluster) -> None:
+    """One account, one game, across nodes (issue 33, finding 9): waiting in quick play through n0,
+    a ``sit`` at n1's table is refused; out of the queue it is taken; then seated at n1's waiting
+    table, ``quick_play`` through n0 is refused. Before: n1 read only its own matcher, and n0 refused
+    only a seat at a game in play."""
+    nodes = cluster.start(2)
+    ann, bob = Player(nodes[0], "等候甲"), Player(nodes[1], "等候乙")
+    table = bob.ok("create_table", settings={"name": "乙的桌"})["data"]["table"]["id"]
+    assert cluster.owner(table) == "n1"
+    ann.ok("quick_play")
+    bob.ok("quick_play")
+    bob.wait(lambda m: queue_message("waiting")(m) and m["waiting"] == 2)  # n1 has read ann's ticket
+    refused = ann.request("sit", table=table, seat=0)
+    assert refused["type"] == "error" and refused["code"] == "seated_elsewhere", refused
+    ann.ok("leave_queue")
+    bob.wait(lambda m: queue_message("waiting")(m) and m["waiting"] == 1)  # n1 knows ann left
+    ann.ok("sit", table=table, seat=0)
+    cluster.wait(
+        lambda: table in (cluster.redis.hget(f"{cluster.prefix}:seats:n1", ann.account_id) or ""),
+        "n1 to say where its players sit",
+    )
+    again = ann.request("quick_play")
+    assert again["type"] == "error" and again["code"] == "seated_elsewhere", again
+    assert cluster.redis.hkeys(f"{cluster.prefix}:qp:tickets") == [bob.account_id]
+    for player in (ann, bob):
+        player.close()

@@ -44,7 +44,7 @@ class Features:
         self.node_id = bus.node_id
         self.presence = Presence(redis, prefix, self.node_id, live)
         queue = RedisQueue(redis, prefix, self.node_id)
-        self.quick = ClusterQuickPlay(hub, bus, queue, live, follow, self._playing_at, self.presence.nodes_of)
+        self.quick = ClusterQuickPlay(hub, bus, queue, live, follow, self._seated_at, self.presence.nodes_of)
         self.rooms = Rooms(hub, bus, redis, prefix, live)
         presence = self.presence
         self.swiss = ClusterSwiss(hub, bus, redis, prefix, presence.online, presence.nodes_of, follow)
@@ -121,9 +121,10 @@ class Features:
             logs.warning("the cluster's connections were not read", error=type(error).__name__)
             return 0
 
-    async def _playing_at(self, account: str) -> str | None:
+    async def _seated_at(self, account: str) -> str | None:
+        """A table of another node where the account holds a seat (presence lists unfinished ones)."""
         seats = (await self.presence.seats([account], skip=self.node_id))[account]
-        return next((s["table"] for s in seats if s["status"] == "playing"), None)
+        return next((s["table"] for s in seats), None)
 
     async def take_table(self, client: Client, reply: Reply) -> bool:
         """Before a new table: the account's cap counted on every node (False: refused, answered)."""

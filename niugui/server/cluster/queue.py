@@ -22,7 +22,7 @@ import json
 import time
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
@@ -71,7 +71,18 @@ class Group:
 
 @dataclass(frozen=True)
 class Entry:
-    """One waiting player as Redis holds them."""
+    """One waiting player as Redis holds them: the whole :class:`Ticket` the node built as one node
+    does (:func:`~niugui.server.matchmaking.new_ticket`), so the matcher applies the same rules —
+    its ``origin`` (finding 8) and its ``bots`` consent (finding 9) included. An entry written before
+    they were carried loads as not agreed, of unknown origin.
+
+    >>> t = Ticket("a", 1.0, Preferences(20), 2.0, origin="203.0.113.7", bots=True)
+    >>> Entry.load("a", Entry(t, "n0", "A").dump(), frozenset()).ticket == t
+    True
+    >>> old = '{"node": "n0", "nick": "A", "joined": 1.0, "ready": 1.0, "turn": null, "games": null}'
+    >>> (lambda t: (t.origin, t.bots))(Entry.load("a", old, frozenset()).ticket)
+    ('', False)
+    """
 
     ticket: Ticket
     node: str
@@ -89,6 +100,8 @@ class Entry:
                 "turn": t.preferences.turn_seconds,
                 "games": t.preferences.games,
                 "escapes": self.escapes,
+                "origin": t.origin,
+                "bots": t.bots,
             },
             ensure_ascii=False,
         )
@@ -96,7 +109,9 @@ class Entry:
     @staticmethod
     def load(account: str, text: str | bytes, recent: frozenset[str]) -> Entry:
         d = json.loads(text)
-        ticket = Ticket(account, d["joined"], Preferences(d["turn"], d["games"]), d["ready"], recent)
+        prefs = Preferences(d["turn"], d["games"])
+        origin, bots = str(d.get("origin") or ""), d.get("bots") is True
+        ticket = Ticket(account, d["joined"], prefs, d["ready"], recent, origin=origin, bots=bots)
         return Entry(ticket, d["node"], d["nick"], d.get("escapes", 0))
 
 
@@ -134,12 +149,11 @@ class RedisQueue:
                 try:
                     await pipe.watch(self.key)
                     old = await pipe.hget(self.key, account)
-                    if old is not None:
+                    if old is not None:  # as Queue.join: the new ticket, its place in line kept
                         before = Entry.load(account, old, frozenset()).ticket
                         t = entry.ticket
-                        ticket = Ticket(
-                            account, before.joined_at, t.preferences, max(t.ready_at, before.ready_at)
-                        )
+                        ready = max(t.ready_at, before.ready_at)
+                        ticket = replace(t, joined_at=before.joined_at, ready_at=ready, recent=frozenset())
                         entry = Entry(ticket, entry.node, entry.nickname, entry.escapes)
                     pipe.multi()  # type: ignore[no-untyped-call]
                     pipe.hset(self.key, account, entry.dump())
@@ -160,6 +174,20 @@ class RedisQueue:
             pipe.incr(self.version_key)
             removed, _ = await pipe.execute()
         return bool(removed)
+
+    async def drop(self, accounts: list[str]) -> int:
+        """Out of the queue, through whichever node they wait; how many were."""
+        if not accounts:
+            return 0
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.hdel(self.key, *accounts)
+            pipe.incr(self.version_key)
+            removed, _ = await pipe.execute()
+        return int(removed)
+
+    async def accounts(self) -> set[str]:
+        """Everyone waiting: their accounts only."""
+        return {_text(a) for a in await self.redis.hkeys(self.key)}
 
     async def entries(self) -> dict[str, Entry]:
         """Everyone waiting, by account."""

@@ -21,17 +21,19 @@ from typing import Literal
 from .. import logs
 from ..config import Community
 from ..hub import Hub
-from ..matchmaking import SEATS, EscapePolicy, Preferences, Ticket, escape_delay
+from ..matchmaking import SEATS, EscapePolicy, Preferences, new_ticket
 from ..protocol import QueueStatus
+from ..quick_tables import seated_elsewhere
 from ..store import PlayerCard
 from ..tables import Answer, Client, Fault, Reply
 from .bus import Bus, QuickGroup, QuickPerson, QuickSeated
+from .presence import seats_here
 from .queue import Entry, Group, RedisQueue, Waiter
 
 Follow = Callable[[str, str, list[Client]], None]
 """Subscribe this node's connections to a table of another node: (table, owner, connections)."""
-PlayingAt = Callable[[str], Awaitable[str | None]]
-"""The table of any node where the account is in a game now, if any."""
+SeatedAt = Callable[[str], Awaitable[str | None]]
+"""A table of another node where the account holds a seat (not finished), if any."""
 
 
 class ClusterQuickPlay:
@@ -44,31 +46,37 @@ class ClusterQuickPlay:
         queue: RedisQueue,
         live: Callable[[], Iterable[str]],
         follow: Follow,
-        playing_at: PlayingAt,
+        seated_at: SeatedAt,
         nodes_of: Callable[[str], Awaitable[list[str]]],
     ) -> None:
         self.hub, self.bus, self.queue, self.live, self.follow = hub, bus, queue, live, follow
-        self.playing_at, self.nodes_of = playing_at, nodes_of
+        self.seated_at, self.nodes_of = seated_at, nodes_of
         self.node_id = queue.node_id
         self.settings: Community = hub.config.community
         s = self.settings
         self.policy = EscapePolicy(s.escape_window, s.escape_free, s.escape_delay, s.escape_max_delay)
         self.told: dict[str, int] = {}
         """This node's waiting accounts → the count each was last told."""
+        self.queued: set[str] = set()
+        """Every account in the shared queue, as this node last read it or changed it (:meth:`waiting`)."""
         self._tasks: set[asyncio.Task[None]] = set()
         self._ticks = 0
         hub.quick.shared = self
 
     # ---- the hub's hooks ------------------------------------------------------------------------------
 
-    def join(self, client: Client, preferences: Preferences, card: PlayerCard, reply: Reply) -> None:
-        now = time.time()
-        ready = now + escape_delay(card.recent_escapes, self.policy)
-        account = client.account_id
-        entry = Entry(
-            Ticket(account, now, preferences, ready), self.node_id, client.nickname, card.recent_escapes
-        )
-        self._spawn(self._join(entry, reply))
+    def join(
+        self, client: Client, preferences: Preferences, card: PlayerCard, reply: Reply, bots: bool = False
+    ) -> None:
+        """Queue the account with the ticket one node would make (its origin and bots consent too)."""
+        escapes, account = card.recent_escapes, client.account_id
+        ticket = new_ticket(account, client.address, time.time(), preferences, escapes, self.policy, bots)
+        self._spawn(self._join(Entry(ticket, self.node_id, client.nickname, escapes), reply))
+
+    def waiting(self, account_id: str) -> bool:
+        """Whether the account waits in the shared queue, through any node, as this node last read it
+        (every second) or changed it: a ``sit`` at this node's tables is refused meanwhile."""
+        return account_id in self.queued
 
     def leave(self, account_id: str) -> None:
         self._spawn(self._leave(account_id))
@@ -95,29 +103,48 @@ class ClusterQuickPlay:
             return
         for account, seat in message.seats.items():
             self.told.pop(account, None)
+            self.queued.discard(account)
             clients = list(self.hub.directory.connections(account))
             self._tell(account, _seated(message.table, seat, message.waiting))
             if clients:
                 self.follow(message.table, message.node, clients)
 
     async def tick(self) -> None:
-        """Match, and tell this node's waiting players the count when it changed (every second).
+        """Read who waits (what :meth:`waiting` answers), match, and tell this node's waiting players
+        the count when it changed (every second).
         Fewer than four waiting form no group, nor does a queue unchanged since a match that formed
         none (until a fair-play delay ends): then only every tenth round (a dead node's tickets)."""
         self._ticks += 1
-        waiting = await self._count()
+        self.queued = await self.queue.accounts()
+        await self._drop_seated()
+        waiting = len(self.queued)
         purge = waiting and self._ticks % 10 == 0
         if purge or (waiting >= SEATS and not await self.queue.idle(time.time())):
             await self.match()
         if not self.told:
             return
         entries = await self.queue.entries()
+        self.queued = set(entries)
         for account in list(self.told):
             entry = entries.get(account)
             if entry is None or entry.node != self.node_id:
                 self.told.pop(account, None)
             elif self.told[account] != len(entries):
                 self._tell_waiting(entry, len(entries))
+
+    async def _drop_seated(self) -> None:
+        """Out of the queue, whichever node they wait through, the accounts seated at this node's
+        unfinished tables: one who sat down here in the moment before this node read that they wait
+        (:meth:`waiting`) is not matched into a second game (issue 33, finding 9)."""
+        if not self.queued:
+            return
+        seated = sorted(self.queued & seats_here(self.hub.directory).keys())
+        if seated and await self.queue.drop(seated):
+            logs.info("quick play: seated players taken out of the queue", players=len(seated))
+        for account in seated:
+            self.queued.discard(account)
+            self.told.pop(account, None)
+            self._tell(account, _status("left", len(self.queued)))
 
     async def match(self) -> None:
         for group in await self.queue.match(time.time(), frozenset(self.live())):
@@ -139,11 +166,12 @@ class ClusterQuickPlay:
     async def _join(self, entry: Entry, reply: Reply) -> None:
         account = entry.ticket.account_id
         try:
-            playing = await self.playing_at(account)
-            if playing is not None:  # at another node's table (this node's were checked already)
-                reply(Fault("already_seated", f"you are playing at table {playing}; finish that game first"))
+            seated = await self.seated_at(account)
+            if seated is not None:  # at another node's table (this node's were checked already)
+                reply(seated_elsewhere(seated))
                 return
             await self.queue.join(entry)
+            self.queued.add(account)
         except Exception as error:
             logs.warning("quick play: could not join the cluster's queue", error=type(error).__name__)
             reply(Fault("server_error", "the cluster is not reachable; try again"))
@@ -152,6 +180,7 @@ class ClusterQuickPlay:
         logs.info("quick play: joined the cluster's queue", account=entry.ticket.account_id)
         await self.match()
         entries = await self.queue.entries()
+        self.queued = set(entries)
         mine = entries.get(entry.ticket.account_id)
         if mine is not None:
             self._tell_waiting(mine, len(entries))
@@ -159,6 +188,7 @@ class ClusterQuickPlay:
     async def _leave(self, account_id: str) -> None:
         self.told.pop(account_id, None)
         if await self.queue.leave(account_id):
+            self.queued.discard(account_id)
             self._tell(account_id, _status("left", await self._count()))
 
     async def _with_bots(self, account_id: str, reply: Reply) -> None:
@@ -184,6 +214,7 @@ class ClusterQuickPlay:
         """Seat the group here, or send it to the node where most of its players are connected."""
         for w in group.people:
             self.told.pop(w.account_id, None)
+            self.queued.discard(w.account_id)
         home = group.home(self.node_id, frozenset(self.live()))
         logs.info("quick play: a group formed", players=len(group.people), node=home, bots=group.bots)
         if home == self.node_id:

@@ -15,8 +15,9 @@ from ..protocol import (
     Prebuilt,
     QueueBots,
     QuickPlay,
+    TableSettings,
 )
-from ..tables import Answer, Client, Fault, Reply, is_bot_account
+from ..tables import Answer, Client, Fault, Reply, Table, is_bot_account
 
 
 def auth(_desk: Desk, _client: Client, _message: Auth, _reply: Reply) -> None:
@@ -39,14 +40,21 @@ def create_table(
 ) -> None:
     """``table_id``: the id a cluster node named the table by (:mod:`niugui.server.cluster.node`
     creates every table through here, so a club's room is checked there too)."""
-    settings = message.settings
+    new_table(desk, client, message.settings, reply, table_id)
+
+
+def new_table(
+    desk: Desk, client: Client, settings: TableSettings, reply: Reply, table_id: str | None = None
+) -> Table:
+    """A new table, with a club's room checked (issue 29): the one path of ``create_table`` and of
+    :meth:`niugui.server.hub.Hub.create_table`. A :class:`Fault` when it may not be made."""
     if settings.club is None:
-        desk.factory.create(client, settings, reply, table_id)
-        return
+        return desk.factory.create(client, settings, reply, table_id)
     club = settings.club
     settings = desk.club_rooms.settings(client.account_id, settings)  # a club's room (issue 29)
     table = desk.factory.create(client, settings, reply, table_id)
     desk.club_rooms.record(table.id, club)
+    return table
 
 
 def quick_play(desk: Desk, client: Client, message: QuickPlay, reply: Reply) -> None:
