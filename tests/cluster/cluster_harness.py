@@ -4,6 +4,7 @@ itself, with a generous deadline (the machine is loaded)."""
 
 from __future__ import annotations
 
+import json
 import re
 import signal
 import time
@@ -14,6 +15,7 @@ from typing import Any
 import httpx
 import redis
 from server_harness import WAIT, Player, Server, my_turn, play_turn
+from websockets.sync.client import connect
 
 LEASE = "3"
 """The nodes' lease in seconds: short, so that failover tests are quick; a third of it between renewals
@@ -144,3 +146,26 @@ def gapless(player: Player, table: str) -> None:
     covered = set(seqs) | set(range(0, max(snaps, default=0) + 1))
     missing = [s for s in range(start, max(seqs, default=start) + 1) if s not in covered]
     assert not missing, f"{player.session['account']['nickname']} missed events {missing[:10]}"
+
+
+class Behind(Player):
+    """A player whose requests come, through a proxy the nodes trust (``--trust-proxy 127.0.0.1``),
+    from ``address``: quick play compares it (issue 33, finding 8)."""
+
+    def __init__(self, server: Server, nickname: str, address: str) -> None:
+        self.address = address
+        reply = httpx.post(
+            server.url + "/api/guest", json={"nickname": nickname}, headers=self.headers(), timeout=10
+        )
+        assert reply.status_code == 200, reply.text
+        super().__init__(server, nickname, reply.json())
+
+    def headers(self) -> dict[str, str]:
+        return {"X-Forwarded-For": self.address}
+
+    def connect(self) -> None:
+        url, headers = f"ws://127.0.0.1:{self.server.port}/ws", self.headers()
+        self.ws = connect(url, max_size=2**22, open_timeout=WAIT, additional_headers=headers).__enter__()
+        self.ws.send(json.dumps({"type": "auth", "id": "auth", "token": self.token}))
+        self.welcome = self.recv()
+        assert self.welcome["type"] == "welcome", self.welcome

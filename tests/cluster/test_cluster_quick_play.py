@@ -4,14 +4,11 @@ engine's), and bots after the wait as on one node. Every wait is for the message
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-import httpx
-from server_harness import WAIT, Player, Server, drive, game_over
-from websockets.sync.client import connect
+from server_harness import Player, drive, game_over
 
-from .cluster_harness import Cluster, gapless
+from .cluster_harness import Behind, Cluster, gapless
 
 
 def queue_message(status: str) -> Any:
@@ -115,29 +112,6 @@ def test_bots_fill_the_seats_after_the_wait_on_a_cluster(cluster: Cluster) -> No
     assert stranger.request("queue_bots")["code"] == "bad_state"
     for p in (alone, stranger):
         p.close()
-
-
-class Behind(Player):
-    """A player whose requests come, through a proxy the nodes trust (``--trust-proxy 127.0.0.1``),
-    from ``address``: quick play compares it (issue 33, finding 8)."""
-
-    def __init__(self, server: Server, nickname: str, address: str) -> None:
-        self.address = address
-        reply = httpx.post(
-            server.url + "/api/guest", json={"nickname": nickname}, headers=self.headers(), timeout=10
-        )
-        assert reply.status_code == 200, reply.text
-        super().__init__(server, nickname, reply.json())
-
-    def headers(self) -> dict[str, str]:
-        return {"X-Forwarded-For": self.address}
-
-    def connect(self) -> None:
-        url, headers = f"ws://127.0.0.1:{self.server.port}/ws", self.headers()
-        self.ws = connect(url, max_size=2**22, open_timeout=WAIT, additional_headers=headers).__enter__()
-        self.ws.send(json.dumps({"type": "auth", "id": "auth", "token": self.token}))
-        self.welcome = self.recv()
-        assert self.welcome["type"] == "welcome", self.welcome
 
 
 def first_queue_message(player: Player) -> dict[str, Any]:

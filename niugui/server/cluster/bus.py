@@ -98,6 +98,10 @@ class Forwarded(_Bus):
     """The table it is for (for ``create_table``: the id the origin chose for it)."""
     blocks: list[str] | None = None
     """Whom the connection's account blocks (its node knows): the owner hides their chat from it."""
+    address: str = ""
+    """The address key the connection counts against at its node ("" when exempt or unknown): the
+    owner's tables compare it as one node's do (distinct people of a rated game, issue 33 finding 8).
+    The bus is sealed and Redis private (docs/scaling.md), so it goes no further than the nodes."""
 
 
 class Answered(_Bus):

@@ -137,7 +137,14 @@ class RemoteClient:
     __slots__ = ("_bus", "account_id", "address", "bot", "connection", "nickname", "node_id")
 
     def __init__(
-        self, bus: Bus, node_id: str, connection: str, account_id: str, nickname: str, bot: bool = False
+        self,
+        bus: Bus,
+        node_id: str,
+        connection: str,
+        account_id: str,
+        nickname: str,
+        bot: bool = False,
+        address: str = "",
     ) -> None:
         self._bus = bus
         self.node_id = node_id
@@ -146,8 +153,8 @@ class RemoteClient:
         self.nickname = nickname
         self.bot = bot
         """A bot account's connection (its seat is labelled ``bot_account``)."""
-        self.address = ""
-        """Unknown here (the bus does not carry it): counted as its own person (people.origin)."""
+        self.address = address
+        """The address key its own node counts it against (carried by :class:`Forwarded`)."""
 
     def send(self, message: str) -> None:
         if isinstance(message, TableFrame):
@@ -508,6 +515,7 @@ class Node:
             message=message,
             table=table,
             blocks=sorted(self.hub.directory.social(client.account_id).blocks) or None,
+            address=client.address,
         )
         self.bus.send(node, request)
 
@@ -660,8 +668,9 @@ class Node:
         proxy = self.proxies.get(key)
         if proxy is None:
             proxy = self.proxies[key] = RemoteClient(
-                self.bus, origin, message.conn, message.account, message.nickname, message.bot
-            )
+                self.bus, origin, message.conn, message.account, message.nickname, message.bot,
+                message.address,
+            )  # fmt: skip
         self.features.keep_blocks(message.account, message.blocks)  # for its chat (issue 32)
         request = message.message
         if isinstance(request, CreateTable):

@@ -36,8 +36,8 @@ class Client(Protocol):
     account_id: str
     nickname: str
     address: str
-    """The address key it counts against ('' when exempt or unknown, e.g. a connection on another
-    node of a cluster): quick play and ratings compare it (:mod:`niugui.server.people`)."""
+    """The address key it counts against ('' when exempt or unknown; a connection on another node of
+    a cluster: the key its own node saw): quick play and ratings compare it (:mod:`niugui.server.people`)."""
 
     def send(self, message: str) -> None:
         """Queue a frame (JSON text) for this connection."""
