@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import sqlalchemy as sa
 from sqlalchemy.engine import Engine
@@ -19,7 +19,10 @@ from sqlalchemy.engine import Engine
 from .store import accounts, ledger, metadata
 
 Role = Literal["owner", "admin", "member", "pending"]
-ROLES: tuple[Role, ...] = ("owner", "admin", "member", "pending")
+ROLES: tuple[Role, ...] = get_args(Role)
+"""Every role, highest first (a roster's order)."""
+MANAGERS: tuple[Role, ...] = ("owner", "admin")
+"""The roles that manage a club: they approve requests, remove members, close rooms, see the invite code."""
 
 clubs = sa.Table(
     "clubs",
@@ -177,7 +180,7 @@ class ClubStore:
                 .where(club_members.c.account_id == account_id)
                 .order_by(clubs.c.created_at)
             ).all()
-        return [{**_club(r).public(r.role in ("owner", "admin")), "role": r.role} for r in rows]
+        return [{**_club(r).public(r.role in MANAGERS), "role": r.role} for r in rows]
 
     def set_role(self, club_id: str, account_id: str, role: Role) -> None:
         """Add the account with ``role``, or change its role."""

@@ -27,7 +27,7 @@ from fastapi import Path as PathParam
 from starlette.concurrency import run_in_threadpool
 
 from .. import logs
-from ..clubs_store import ClubRow, ClubStore, Role
+from ..clubs_store import MANAGERS, ClubRow, ClubStore, Role
 from ..cluster.rooms import Rooms
 from ..creation import short_id
 from ..http_errors import fail
@@ -144,7 +144,7 @@ async def club_page(
         for p in (s.player for s in room.state.seats)
         if p is not None and p.id
     }
-    if role not in ("owner", "admin"):
+    if role not in MANAGERS:
         members = [m for m in members if m["role"] != "pending"]
     for m in members:
         m["online"] = bool(directory.connections(m["account_id"]))
@@ -251,7 +251,7 @@ async def set_member_role(
         if theirs is None:
             raise fail(404, "no_player", f"no member or request {account_id!r}")
         if theirs == "pending" and body.role == "member":
-            require(role, ("owner", "admin"))
+            require(role, MANAGERS)
         else:
             require(role, ("owner",))
             if theirs == "owner":
@@ -285,7 +285,7 @@ async def remove_member(
         if theirs == "owner":
             raise fail(403, "club_role", "the owner hands the club over before leaving it")
         if account_id != account.id:
-            require(role, ("owner", "admin") if theirs in ("member", "pending") else ("owner",))
+            require(role, MANAGERS if theirs in ("member", "pending") else ("owner",))
         clubs.remove(club_id, account_id)
 
     await run_in_threadpool(write)
@@ -325,7 +325,7 @@ async def close_room(
 ) -> dict[str, Any]:
     """The owner or an admin closes one of the club's rooms that is not in play (its games stay)."""
     _account, _club, role = await run_in_threadpool(membership, svc, club_id, authorization)
-    require(role, ("owner", "admin"))
+    require(role, MANAGERS)
     table = svc.hub.tables.get(table_id)
     if table is None and svc.node is not None:  # a cluster: the room's owner closes it (issue 32)
         return await close_elsewhere(svc.node.features.rooms, club_id, table_id)
