@@ -32,7 +32,7 @@ from ..cluster.rooms import Rooms
 from ..creation import short_id
 from ..http_errors import fail
 from ..protocol import ClubCreate, ClubHandOver, ClubJoin, ClubRoleChange, ClubUpdate
-from ..services import AppServices, Services
+from ..services import AppServices, AppServicesDep
 from ..store import AccountRow
 from ..tables import Fault as TableFault
 
@@ -85,7 +85,7 @@ def require(role: Role, allowed: tuple[Role, ...]) -> None:
 
 @router.post("/api/clubs")
 async def create_club(
-    body: ClubCreate, svc: Services, authorization: str | None = Header(None)
+    body: ClubCreate, svc: AppServicesDep, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """A new club, owned by the registered account that asks (guests and bots join clubs, never own
     one). Answer: ``{"club": {..., "invite_code", "role": "owner"}}``."""
@@ -112,7 +112,7 @@ async def create_club(
 
 
 @router.get("/api/me/clubs")
-def my_clubs(svc: Services, authorization: str | None = Header(None)) -> dict[str, Any]:
+def my_clubs(svc: AppServicesDep, authorization: str | None = Header(None)) -> dict[str, Any]:
     """The clubs you belong to, with your role (``pending``: a request not yet approved)."""
     account = signed_in(svc, authorization)
     return {"clubs": ClubStore(svc.store.engine).clubs_of(account.id)}
@@ -120,7 +120,7 @@ def my_clubs(svc: Services, authorization: str | None = Header(None)) -> dict[st
 
 @router.get("/api/clubs/{club_id}")
 async def club_page(
-    svc: Services, club_id: str = ClubId, authorization: str | None = Header(None)
+    svc: AppServicesDep, club_id: str = ClubId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """A club's page, for its members: the club (with its invite code), your role, its members with
     who is online and at which of its rooms, its open rooms (with their join codes) and its recent
@@ -169,7 +169,7 @@ async def club_page(
 
 @router.patch("/api/clubs/{club_id}")
 async def update_club(
-    body: ClubUpdate, svc: Services, club_id: str = ClubId, authorization: str | None = Header(None)
+    body: ClubUpdate, svc: AppServicesDep, club_id: str = ClubId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """The owner changes the club's name, description, whether it takes requests, or its rooms'
     preset (the rule settings every new room of the club carries)."""
@@ -194,7 +194,7 @@ async def update_club(
 
 @router.post("/api/clubs/{club_id}/join")
 async def join_club(
-    svc: Services,
+    svc: AppServicesDep,
     body: ClubJoin | None = None,
     club_id: str = ClubId,
     authorization: str | None = Header(None),
@@ -236,7 +236,7 @@ async def join_club(
 @router.post("/api/clubs/{club_id}/members/{account_id}")
 async def set_member_role(
     body: ClubRoleChange,
-    svc: Services,
+    svc: AppServicesDep,
     club_id: str = ClubId,
     account_id: str = AccountId,
     authorization: str | None = Header(None),
@@ -266,7 +266,7 @@ async def set_member_role(
 
 @router.delete("/api/clubs/{club_id}/members/{account_id}")
 async def remove_member(
-    svc: Services,
+    svc: AppServicesDep,
     club_id: str = ClubId,
     account_id: str = AccountId,
     authorization: str | None = Header(None),
@@ -296,7 +296,7 @@ async def remove_member(
 
 @router.post("/api/clubs/{club_id}/owner")
 async def hand_over(
-    body: ClubHandOver, svc: Services, club_id: str = ClubId, authorization: str | None = Header(None)
+    body: ClubHandOver, svc: AppServicesDep, club_id: str = ClubId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """The owner hands the club to one of its members, and stays as an admin."""
 
@@ -321,7 +321,10 @@ async def hand_over(
 
 @router.delete("/api/clubs/{club_id}/rooms/{table_id}")
 async def close_room(
-    svc: Services, club_id: str = ClubId, table_id: str = TableId, authorization: str | None = Header(None)
+    svc: AppServicesDep,
+    club_id: str = ClubId,
+    table_id: str = TableId,
+    authorization: str | None = Header(None),
 ) -> dict[str, Any]:
     """The owner or an admin closes one of the club's rooms that is not in play (its games stay)."""
     _account, _club, role = await run_in_threadpool(membership, svc, club_id, authorization)
@@ -353,7 +356,7 @@ async def close_elsewhere(rooms: Rooms, club_id: str, table_id: str) -> dict[str
 
 @router.get("/api/clubs/{club_id}/leaderboard")
 def club_leaderboard(
-    svc: Services,
+    svc: AppServicesDep,
     club_id: str = ClubId,
     period: Period = "week",
     limit: int = Query(100, ge=1, le=500),
