@@ -288,6 +288,11 @@ def metric(server: Server, name: str) -> float:
     return float(found.group(1)) if found else 0.0
 
 
+def alive(player: Player) -> None:
+    """``player``'s connection still answers (a ping is acknowledged)."""
+    assert player.request("ping")["type"] == "ack", "the connection must still work"
+
+
 def play_turn(player: Player, table: str) -> dict[str, Any]:
     """On ``player``'s turn, play its weakest legal play, or pass when it may."""
     view = player.views[table]
