@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 import sqlalchemy as sa
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Engine
 
 from .store import accounts, ledger, metadata
 
 Role = Literal["owner", "admin", "member", "pending"]
-ROLES: tuple[Role, ...] = ("owner", "admin", "member", "pending")
+ROLES: tuple[Role, ...] = get_args(Role)
+"""Every role, highest first (a roster's order)."""
+MANAGERS: tuple[Role, ...] = ("owner", "admin")
+"""The roles that manage a club: they approve requests, remove members, close rooms, see the invite code."""
 
 clubs = sa.Table(
     "clubs",
@@ -85,18 +86,13 @@ class ClubStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    @contextmanager
-    def _tx(self) -> Iterator[Connection]:
-        with self.engine.begin() as connection:
-            yield connection
-
     # ---- clubs -----------------------------------------------------------------------------------
 
     def create(self, club_id: str, owner: str, name: str, description: str, code: str) -> ClubRow:
         """A new club, its owner its first member."""
         now = time.time()
         row = ClubRow(club_id, name, description, owner, code, False, {}, now)
-        with self._tx() as c:
+        with self.engine.begin() as c:
             c.execute(
                 clubs.insert().values(
                     id=club_id,
@@ -115,7 +111,7 @@ class ClubStore:
         return row
 
     def club(self, club_id: str) -> ClubRow | None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             row = c.execute(sa.select(clubs).where(clubs.c.id == club_id)).first()
         return None if row is None else _club(row)
 
@@ -123,12 +119,12 @@ class ClubStore:
         """Change a club's ``name``, ``description``, ``by_request`` or ``preset`` (a dict)."""
         if "preset" in fields:
             fields["preset"] = json.dumps(fields["preset"], separators=(",", ":"))
-        with self._tx() as c:
+        with self.engine.begin() as c:
             c.execute(clubs.update().where(clubs.c.id == club_id).values(**fields))
 
     def every_club(self) -> list[tuple[ClubRow, dict[str, Role]]]:
         """Every club with its members' roles (the server's roster at its start)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = [_club(r) for r in c.execute(sa.select(clubs)).all()]
             roles: dict[str, dict[str, Role]] = {r.id: {} for r in rows}
             for m in c.execute(sa.select(club_members)).all():
@@ -138,7 +134,7 @@ class ClubStore:
     # ---- members ---------------------------------------------------------------------------------
 
     def role(self, club_id: str, account_id: str) -> Role | None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             role: Role | None = c.execute(
                 sa.select(club_members.c.role).where(
                     (club_members.c.club_id == club_id) & (club_members.c.account_id == account_id)
@@ -149,7 +145,7 @@ class ClubStore:
     def members(self, club_id: str) -> list[dict[str, Any]]:
         """The members (and requests waiting), owner first, each with nickname and role."""
         order = sa.case({r: n for n, r in enumerate(ROLES)}, value=club_members.c.role)
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(
                 sa.select(club_members, accounts.c.nickname, accounts.c.username, accounts.c.bot)
                 .join(accounts, accounts.c.id == club_members.c.account_id)
@@ -169,7 +165,7 @@ class ClubStore:
         ]
 
     def count_members(self, club_id: str) -> int:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             found: int = c.execute(
                 sa.select(sa.func.count()).select_from(club_members).where(club_members.c.club_id == club_id)
             ).scalar_one()
@@ -177,18 +173,18 @@ class ClubStore:
 
     def clubs_of(self, account_id: str) -> list[dict[str, Any]]:
         """The clubs an account belongs to (or asked to join: role ``pending``), with its role."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(
                 sa.select(clubs, club_members.c.role)
                 .join(club_members, club_members.c.club_id == clubs.c.id)
                 .where(club_members.c.account_id == account_id)
                 .order_by(clubs.c.created_at)
             ).all()
-        return [{**_club(r).public(r.role in ("owner", "admin")), "role": r.role} for r in rows]
+        return [{**_club(r).public(r.role in MANAGERS), "role": r.role} for r in rows]
 
     def set_role(self, club_id: str, account_id: str, role: Role) -> None:
         """Add the account with ``role``, or change its role."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             done = c.execute(
                 club_members.update()
                 .where((club_members.c.club_id == club_id) & (club_members.c.account_id == account_id))
@@ -202,7 +198,7 @@ class ClubStore:
                 )
 
     def remove(self, club_id: str, account_id: str) -> bool:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             done = c.execute(
                 club_members.delete().where(
                     (club_members.c.club_id == club_id) & (club_members.c.account_id == account_id)
@@ -212,7 +208,7 @@ class ClubStore:
 
     def hand_over(self, club_id: str, old: str, new: str) -> None:
         """``new`` becomes the owner, ``old`` an admin (one transaction)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             where = club_members.c.club_id == club_id
             c.execute(
                 club_members.update().where(where & (club_members.c.account_id == old)).values(role="admin")
@@ -225,11 +221,11 @@ class ClubStore:
     # ---- rooms, sessions and standings -----------------------------------------------------------
 
     def add_room(self, table_id: str, club_id: str) -> None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             c.execute(club_tables.insert().values(table_id=table_id, club_id=club_id, created_at=time.time()))
 
     def club_of_table(self, table_id: str) -> str | None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             club: str | None = c.execute(
                 sa.select(club_tables.c.club_id).where(club_tables.c.table_id == table_id)
             ).scalar()
@@ -246,7 +242,7 @@ class ClubStore:
     def sessions(self, club_id: str, limit: int = 20) -> list[dict[str, Any]]:
         """The club's tables where at least one game was scored, newest first: id, games scored, last
         game's time and each player's total (``players``: nickname, account, total)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(
                 sa.select(
                     ledger.c.table_id,
@@ -298,7 +294,7 @@ class ClubStore:
         )
         if since is not None:
             query = query.where(ledger.c.created_at >= since)
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(query).all()
         return [
             {"account_id": r.account_id, "nickname": r.nickname, "total": int(r.total), "games": r.games}

@@ -85,7 +85,7 @@ LeaveReason = Literal["left", "grace", "removed"]
 """Why a seat is left: its player stood up (``left``), was away past the grace period (``grace``), or
 was removed from the club whose room it is (``removed``, issue 29: between games at once, during a game
 once it is over — not an escape)."""
-SeatLeftReason = Literal["left", "grace", "removed", "not_ready", "freed"]
+SeatLeftReason = Literal[LeaveReason, "not_ready", "freed"]
 """Why a seat was freed: a ``LeaveReason``, between games not ready in time (``not_ready``), or its
 absent player's seat freed by the table's creator (``freed``)."""
 FirstDrawerBy = Literal["flip", "previous_first"]

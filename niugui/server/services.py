@@ -1,6 +1,7 @@
 """The app's services in one typed container, :class:`AppServices`, put on ``app.state.services``
 by the lifespan (:func:`niugui.server.app.create_app`); a route or the WebSocket endpoint asks for
-it with a parameter typed :data:`Services`.
+it with a parameter typed :data:`AppServicesDep`. (What tables share is another thing:
+:class:`niugui.server.tables.Services`.)
 
 >>> bearer("Bearer abc"), bearer("Basic abc"), bearer(None)
 ('abc', None, None)
@@ -78,5 +79,5 @@ async def services(request: HTTPConnection) -> AppServices:
     return found
 
 
-Services = Annotated[AppServices, Depends(services)]
-"""A route's or the WebSocket endpoint's parameter: ``svc: Services``."""
+AppServicesDep = Annotated[AppServices, Depends(services)]
+"""A route's or the WebSocket endpoint's parameter: ``svc: AppServicesDep``."""

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -258,16 +257,11 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
-    @contextmanager
-    def _tx(self) -> Iterator[Connection]:
-        with self.engine.begin() as connection:
-            yield connection
-
     # ---- accounts -----------------------------------------------------------------------------
 
     def create_account(self, account_id: str, nickname: str, token_hash: str) -> AccountRow:
         now = time.time()
-        with self._tx() as c:
+        with self.engine.begin() as c:
             c.execute(accounts.insert().values(id=account_id, nickname=nickname, created_at=now))
             c.execute(
                 sessions.insert().values(
@@ -278,7 +272,7 @@ class Store:
 
     def add_session(self, account_id: str, token_hash: str) -> None:
         now = time.time()
-        with self._tx() as c:
+        with self.engine.begin() as c:
             c.execute(
                 sessions.insert().values(
                     token_hash=token_hash, account_id=account_id, created_at=now, last_used_at=now
@@ -289,7 +283,7 @@ class Store:
         """The account of a session that has not expired (unused for ``max_age`` seconds); using it
         refreshes it (written at most once an hour, so a busy session costs no write per request)."""
         now = time.time()
-        with self._tx() as c:
+        with self.engine.begin() as c:
             row = c.execute(
                 sa.select(
                     accounts.c.id,
@@ -309,7 +303,7 @@ class Store:
                 return None
         if now - used > 3600:
             try:
-                with self._tx() as c:
+                with self.engine.begin() as c:
                     c.execute(
                         sessions.update().where(sessions.c.token_hash == token_hash).values(last_used_at=now)
                     )
@@ -320,7 +314,7 @@ class Store:
 
     def end_session(self, token_hash: str) -> str | None:
         """Revoke one session (log out); the account it belonged to, if it existed."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             account = c.execute(
                 sa.select(sessions.c.account_id).where(sessions.c.token_hash == token_hash)
             ).scalar()
@@ -329,17 +323,17 @@ class Store:
 
     def end_sessions(self, account_id: str) -> int:
         """Revoke every session of an account ("sign out everywhere"); how many there were."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             return c.execute(sessions.delete().where(sessions.c.account_id == account_id)).rowcount or 0
 
     def purge_sessions(self, max_age: float) -> int:
         """Delete sessions unused for ``max_age`` seconds."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             expired = sessions.c.last_used_at < time.time() - max_age
             return c.execute(sessions.delete().where(expired)).rowcount or 0
 
     def credentials(self, username: str) -> tuple[AccountRow, str] | None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             row = c.execute(sa.select(accounts).where(accounts.c.username == username)).first()
         if row is None or row.password_hash is None:
             return None
@@ -355,20 +349,20 @@ class Store:
         if nickname:
             values["nickname"] = nickname
         try:
-            with self._tx() as c:
+            with self.engine.begin() as c:
                 c.execute(accounts.update().where(accounts.c.id == account_id).values(**values))
         except sa.exc.IntegrityError:
             return False
         return True
 
     def account(self, account_id: str) -> AccountRow | None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             row = c.execute(sa.select(accounts).where(accounts.c.id == account_id)).first()
         return None if row is None else AccountRow(row.id, row.nickname, row.username, bool(row.bot))
 
     def bot_account_names(self) -> list[str]:
         """Every bot account's nickname and username: guests may not take them (issue 33, finding 10)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(sa.select(accounts.c.nickname, accounts.c.username).where(accounts.c.bot))
             return [name for row in rows for name in (row.nickname, row.username) if name]
 
@@ -376,7 +370,7 @@ class Store:
         """Which of ``account_ids`` are bot accounts."""
         if not account_ids:
             return set()
-        with self._tx() as c:
+        with self.engine.begin() as c:
             query = sa.select(accounts.c.id).where(accounts.c.id.in_(list(account_ids)), accounts.c.bot)
             return {row.id for row in c.execute(query)}
 
@@ -392,7 +386,7 @@ class Store:
         ``connection``: one the caller keeps open (the event writer's), instead of one from the pool.
         """
         if connection is None:
-            with self._tx() as c:
+            with self.engine.begin() as c:
                 _write(c, writes)
         else:
             with connection.begin():
@@ -402,31 +396,31 @@ class Store:
         query = sa.select(tables.c.id).order_by(tables.c.created_at)
         if not include_finished:
             query = query.where(tables.c.status != "finished")
-        with self._tx() as c:
+        with self.engine.begin() as c:
             return [row.id for row in c.execute(query)]
 
     def claim(self, table_id: str, fence: int) -> bool:
         """Raise a table's fencing token to ``fence`` (a cluster node took it over): from now on
         writes with an older token are refused. False if the table has a newer one (or none)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             query = tables.update().where(tables.c.id == table_id, tables.c.fence < fence)
             return (c.execute(query.values(fence=fence)).rowcount or 0) == 1
 
     def table_of_code(self, code: str) -> str | None:
         """The unfinished table with this join code (a cluster node asked for one it does not hold)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             found = c.execute(
                 sa.select(tables.c.id).where(tables.c.code == code, tables.c.status != "finished")
             ).scalar()
         return None if found is None else str(found)
 
     def table_row(self, table_id: str) -> dict[str, Any] | None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             row = c.execute(sa.select(tables).where(tables.c.id == table_id)).first()
         return None if row is None else dict(row._mapping)
 
     def events(self, table_id: str, after: int = 0) -> list[StoredEvent]:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(
                 sa.select(table_events)
                 .where(table_events.c.table_id == table_id, table_events.c.seq > after)
@@ -440,7 +434,7 @@ class Store:
         if not wanted:
             return {}
         kinds = ("table_created", "settings_changed")
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(
                 sa.select(table_events.c.table_id, table_events.c.payload)
                 .where(table_events.c.table_id.in_(wanted), table_events.c.kind.in_(kinds))
@@ -456,12 +450,12 @@ class Store:
 
     def games_of(self, table_id: str) -> list[GameRow]:
         """Every game of a table (their deals rebuild the table), oldest first."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(sa.select(games).where(games.c.table_id == table_id).order_by(games.c.id)).all()
         return [_game_row(row) for row in rows]
 
     def game(self, game_id: int) -> GameRow | None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             row = c.execute(sa.select(games).where(games.c.id == game_id)).first()
         return None if row is None else _game_row(row)
 
@@ -470,7 +464,7 @@ class Store:
     def table_ledger(self, table_id: str) -> list[dict[str, Any]]:
         """A table's ledger entries; ``bot`` marks a bot's seat (a bot account's, or the server's bot)."""
         bot = sa.func.coalesce(accounts.c.bot, ledger.c.account_id.is_(None)).label("bot")
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(
                 sa.select(ledger, bot)
                 .outerjoin(accounts, accounts.c.id == ledger.c.account_id)
@@ -494,7 +488,7 @@ class Store:
             .order_by(total.desc(), count.desc(), accounts.c.id)
             .limit(limit)
         )
-        with self._tx() as c:
+        with self.engine.begin() as c:
             return [
                 {
                     "id": r.id,
@@ -524,7 +518,7 @@ class Store:
             .order_by(ledger.c.id.desc())
             .limit(limit)
         )
-        with self._tx() as c:
+        with self.engine.begin() as c:
             return [
                 {
                     "game_id": r.game_id,
@@ -542,14 +536,14 @@ class Store:
 
     def rating(self, account_id: str) -> tuple[Rating, int] | None:
         """An account's rating and how many rated games moved it; None before its first."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             row = c.execute(sa.select(ratings).where(ratings.c.account_id == account_id)).first()
         return None if row is None else (Rating(row.mu, row.sigma), int(row.games))
 
     def player_card(self, account_id: str, window: int) -> PlayerCard:
         """What a seat shows of its player, and what quick play's fair-play rule reads."""
         escaped = ESCAPED
-        with self._tx() as c:
+        with self.engine.begin() as c:
             games_played, escapes = _played_and_escaped(c, ledger.c.account_id == account_id)
             last = (
                 sa.select(sa.case((escaped, 1), else_=0).label("escaped"))
@@ -571,7 +565,7 @@ class Store:
     def rating_version(self) -> int:
         """The newest rating-history id (0 before any rated game): when it is unchanged, neither
         leaderboard is (``niugui/server/boards.py``). One lookup of the primary key's index."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             return int(c.execute(sa.select(sa.func.max(rating_history.c.id))).scalar() or 0)
 
     def rating_leaderboard(self, limit: int, min_games: int) -> list[dict[str, Any]]:
@@ -584,7 +578,7 @@ class Store:
             .order_by(conservative.desc(), ratings.c.games.desc(), accounts.c.id)
             .limit(limit)
         )
-        with self._tx() as c:
+        with self.engine.begin() as c:
             return [
                 {"id": r.id, "nickname": r.nickname, "games": int(r.games), **Rating(r.mu, r.sigma).to_dict()}
                 for r in c.execute(query)
@@ -607,7 +601,7 @@ class Store:
             .order_by(rating_history.c.id.desc())
         )
         games: dict[str, dict[int, set[str]]] = {a: {} for a in account_ids}
-        with self._tx() as c:
+        with self.engine.begin() as c:
             for row in c.execute(query):
                 mine = games[row.account_id]
                 if row.id in mine or len(mine) < window:
@@ -622,7 +616,7 @@ class Store:
             .order_by(rating_history.c.id.desc())
             .limit(limit)
         )
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(query).all()
         return [{**Rating(r.mu, r.sigma).to_dict(), "at": r.created_at} for r in reversed(rows)]
 
@@ -645,13 +639,13 @@ class Store:
             .order_by(ledger.c.id.desc())
             .limit(limit)
         )
-        with self._tx() as c:
+        with self.engine.begin() as c:
             return [(int(r.seat), json.loads(r.result)) for r in c.execute(query)]
 
     def games_seen(self, account_id: str, viewer: str | None) -> tuple[int, int]:
         """(games, escapes) of an account, counting only the games ``viewer`` may see (a profile:
         issue 33, finding 11 — an outsider saw ``games: 1`` for a player whose one game was private)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             return _played_and_escaped(c, (ledger.c.account_id == account_id) & _seen_by(account_id, viewer))
 
 

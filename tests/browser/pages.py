@@ -180,6 +180,24 @@ def play_until_result(page: Any) -> int:
         turns += 1
 
 
+def play_to_the_end(pages: list[Any]) -> None:
+    """Each page plays its own turns (bots play the rest) until every page shows the result. With
+    one page it waits for its turn or the result; with several it looks at each in turn (a page's
+    wait would hold up the other's turn), as test_four_players.py does."""
+    while not all(page.evaluate(RESULT_SHOWN) for page in pages):
+        acted = False
+        for page in pages:
+            if not page.evaluate(RESULT_SHOWN) and my_turn(page):
+                take_turn(page)
+                acted = True
+        if acted:
+            continue
+        if len(pages) == 1:
+            pages[0].wait_for_function(MY_TURN_OR_OVER, timeout=WAIT_MS)
+        else:
+            pages[0].wait_for_timeout(30)  # another page's turn or a bot's is being answered: look again
+
+
 def table_state(page: Any) -> dict[str, Any]:
     state: dict[str, Any] = page.evaluate(STATE_JS)
     return state

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from .conftest import run_server, screenshot
-from .pages import MY_TURN_OR_OVER, RESULT_SHOWN, WAIT_MS, my_turn, settle, take_nickname, take_turn
+from .pages import WAIT_MS, play_to_the_end, settle, take_nickname
 
 PHONE = {"width": 360, "height": 740}
 
@@ -31,24 +31,6 @@ def community_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 def table_of(page: Any) -> str:
     table: str = page.get_attribute(".table-screen", "data-table") or ""
     return table
-
-
-def play_to_the_end(pages: list[Any]) -> None:
-    """Each page plays its own turns (bots play the rest) until every page shows the result. With
-    one page it waits for its turn or the result; with several it looks at each in turn (a page's
-    wait would hold up the other's turn), as test_four_players.py does."""
-    while not all(page.evaluate(RESULT_SHOWN) for page in pages):
-        acted = False
-        for page in pages:
-            if not page.evaluate(RESULT_SHOWN) and my_turn(page):
-                take_turn(page)
-                acted = True
-        if acted:
-            continue
-        if len(pages) == 1:
-            pages[0].wait_for_function(MY_TURN_OR_OVER, timeout=WAIT_MS)
-        else:
-            pages[0].wait_for_timeout(30)
 
 
 def test_two_people_play_again_together_after_quick_play(browser: Any, community_server: str) -> None:

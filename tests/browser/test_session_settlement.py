@@ -10,21 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from .conftest import screenshot
-from .pages import RESULT_SHOWN, WAIT_MS, my_turn, settle, take_nickname, take_turn
+from .pages import WAIT_MS, play_to_the_end, settle, take_nickname
 
 PHONE = {"width": 360, "height": 740}
-
-
-def play_to_the_end(pages: list[Any]) -> None:
-    """Each page plays its own turns (bots play the rest) until every page shows the result."""
-    while not all(page.evaluate(RESULT_SHOWN) for page in pages):
-        acted = False
-        for page in pages:
-            if not page.evaluate(RESULT_SHOWN) and my_turn(page):
-                take_turn(page)
-                acted = True
-        if not acted:
-            pages[0].wait_for_timeout(30)  # bots are playing: look again (as test_four_players.py)
 
 
 def test_a_dissolved_session_shows_its_settlement_and_shares_its_card(

@@ -16,6 +16,7 @@ import contextlib
 import itertools
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -254,6 +255,44 @@ class Player:
             self.ws.close()
 
 
+def call(server: Server, method: str, path: str, who: Player | None = None, **body: Any) -> httpx.Response:
+    """An HTTP request to ``server``, signed in as ``who`` (if any), with ``body`` as its JSON (if any)."""
+    headers = {"Authorization": f"Bearer {who.token}"} if who else {}
+    return httpx.request(method, server.url + path, headers=headers, json=body or None, timeout=WAIT)
+
+
+def expect(server: Server, method: str, path: str, who: Player | None, status: int, **body: Any) -> Any:
+    """The JSON answer of :func:`call`, which must have the HTTP ``status``."""
+    reply = call(server, method, path, who, **body)
+    assert reply.status_code == status, (method, path, reply.status_code, reply.text)
+    return reply.json()
+
+
+def ok(server: Server, method: str, path: str, who: Player | None = None, **body: Any) -> Any:
+    """The JSON answer of :func:`call`, which must succeed (200)."""
+    return expect(server, method, path, who, 200, **body)
+
+
+def registered(server: Server, nickname: str) -> Player:
+    """A connected player whose guest account has been registered (a username and password)."""
+    player = Player(server, nickname)
+    username = f"u{player.account_id[:10]}"
+    ok(server, "POST", "/api/register", player, username=username, password="correct horse")
+    return player
+
+
+def metric(server: Server, name: str) -> float:
+    """The value of the Prometheus sample ``name`` on ``server``'s /metrics (0 when absent)."""
+    text = httpx.get(server.url + "/metrics", timeout=WAIT).text
+    found = re.search(rf"^{re.escape(name)} ([0-9.e+]+)$", text, flags=re.M)
+    return float(found.group(1)) if found else 0.0
+
+
+def alive(player: Player) -> None:
+    """``player``'s connection still answers (a ping is acknowledged)."""
+    assert player.request("ping")["type"] == "ack", "the connection must still work"
+
+
 def play_turn(player: Player, table: str) -> dict[str, Any]:
     """On ``player``'s turn, play its weakest legal play, or pass when it may."""
     view = player.views[table]
@@ -310,6 +349,22 @@ def drive(
                 progressed = True
         if not progressed:
             time.sleep(0.002)
+
+
+def new_table(player: Player, name: str = "test", **settings: Any) -> str:
+    """The id of a table ``player`` creates (named ``name``) with ``settings``."""
+    ack = player.ok("create_table", settings={"name": name, **settings})
+    table: str = ack["data"]["table"]["id"]
+    return table
+
+
+def eventually(check: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
+    """Poll until ``check()`` holds (for state that no message announces: a cached list, a metric);
+    fail saying ``what`` did not happen."""
+    deadline = time.monotonic() + timeout
+    while not check():
+        assert time.monotonic() < deadline, f"timed out waiting for: {what}"
+        time.sleep(0.05)
 
 
 def game_over(player: Player, table: str) -> Callable[[], bool]:

@@ -17,9 +17,9 @@ from niugui.cards import CARDS, Card
 from niugui.server.config import Config
 from niugui.server.hub import Hub, stored_events
 from niugui.server.metrics import Metrics
-from niugui.server.protocol import SERVER_ADAPTER
+from niugui.server.protocol import SERVER_ADAPTER, TableSettings
 from niugui.server.store import Store
-from niugui.server.tables import Answer, Due, Fault, Services
+from niugui.server.tables import Answer, Due, Fault, Services, Table
 from niugui.server.tables.bots import Answered
 from niugui.server.writer import InlineWriter
 
@@ -177,4 +177,38 @@ def weakest(view: dict[str, Any]) -> list[str] | None:
     return first
 
 
-__all__ = ["FakeClient", "Fault", "ManualClock", "Rig", "client", "rig", "weakest"]
+def seated_table(r: Rig, humans: int = 4, **settings: Any) -> tuple[Table, list[FakeClient]]:
+    """A table with ``humans`` scripted players in seats 0.. and bots in the rest; the game started."""
+    clients = [client(n) for n in range(humans)]
+    table = r.hub.create_table(clients[0], TableSettings(**{"turn_seconds": 60, **settings}), lambda a: None)
+    for n, c in enumerate(clients):
+        r.hub.directory.follow(c, table.id)
+        r.call(table.sit, c, n)
+    if humans < 4:
+        r.call(table.fill_bots, clients[0])
+    return table, clients
+
+
+def play_out(r: Rig, table: Table, clients: list[FakeClient]) -> None:
+    """Scripted players act on their turns and bots play theirs until the game is over."""
+    while table.state.status == "playing":
+        game = table.state.game
+        assert game is not None and game.to_move is not None
+        seat = game.to_move
+        if seat < len(clients) and table.state.human_turn(seat):
+            r.call(table.act, clients[seat], weakest(game.view(seat)))
+        else:
+            assert r.clock.advance(r.config.bot_delay) > 0, "a bot's turn armed no timer"
+
+
+__all__ = [
+    "FakeClient",
+    "Fault",
+    "ManualClock",
+    "Rig",
+    "client",
+    "play_out",
+    "rig",
+    "seated_table",
+    "weakest",
+]

@@ -8,23 +8,13 @@ A spectator (the creator, watching) sees every event; ``/api/tables`` no longer 
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
 from typing import Any
 
-from server_harness import Player, Server, wait_until
+from server_harness import Player, Server, eventually, wait_until
 
 
 def listed(server: Server) -> list[str]:
     return [t["id"] for t in server.get("/api/tables?limit=100")["tables"]]
-
-
-def eventually(check: Callable[[], bool], what: str, timeout: float = 30) -> None:
-    """Wait until ``check()`` holds (the lobby's list is cached for up to a second)."""
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for: {what}"
-        time.sleep(0.05)
 
 
 def events(player: Player, table: str) -> list[dict[str, Any]]:

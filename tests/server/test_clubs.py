@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_harness import Player, Server, drive, game_over
+from server_harness import Player, Server, call, drive, game_over, ok, registered
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -20,30 +20,6 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     srv = Server(tmp_path / "data", db=db).start()
     yield srv
     srv.stop()
-
-
-def call(server: Server, method: str, path: str, who: Player | None = None, **body: Any) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {who.token}"} if who else {}
-    return httpx.request(method, server.url + path, headers=headers, json=body or None, timeout=10)
-
-
-def ok(server: Server, method: str, path: str, who: Player | None = None, **body: Any) -> Any:
-    reply = call(server, method, path, who, **body)
-    assert reply.status_code == 200, (method, path, reply.status_code, reply.text)
-    return reply.json()
-
-
-def registered(server: Server, nickname: str) -> Player:
-    player = Player(server, nickname)
-    body = {"username": f"u{player.account_id[:10]}", "password": "correct horse"}
-    reply = httpx.post(
-        server.url + "/api/register",
-        json=body,
-        headers={"Authorization": f"Bearer {player.token}"},
-        timeout=30,
-    )
-    assert reply.status_code == 200, reply.text
-    return player
 
 
 def no_club(reply: httpx.Response, club: str) -> str:

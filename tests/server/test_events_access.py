@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 import sqlalchemy as sa
-from server_harness import WAIT, Player, Server
+from server_harness import WAIT, Player, Server, call, ok, registered
 
 from niugui.server.events.daily import day_of
 
@@ -24,24 +24,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("events") / "data", "--rate-limit", "50").start()
     yield srv
     srv.stop()
-
-
-def call(server: Server, method: str, path: str, who: Player | None = None, **body: Any) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {who.token}"} if who else {}
-    return httpx.request(method, server.url + path, headers=headers, json=body or None, timeout=30)
-
-
-def ok(server: Server, method: str, path: str, who: Player | None = None, **body: Any) -> Any:
-    reply = call(server, method, path, who, **body)
-    assert reply.status_code == 200, (method, path, reply.status_code, reply.text)
-    return reply.json()
-
-
-def registered(server: Server, nickname: str) -> Player:
-    player = Player(server, nickname)
-    body = {"username": f"u{player.account_id[:10]}", "password": "correct horse"}
-    ok(server, "POST", "/api/register", player, **body)
-    return player
 
 
 def refused(reply: httpx.Response, status: int, code: str) -> str:

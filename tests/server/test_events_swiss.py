@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_harness import WAIT, Player, Server, my_turn, play_turn, wait_until
+from server_harness import WAIT, Player, Server, call, my_turn, ok, play_turn, registered, wait_until
 
 from niugui.server.events.swiss_standings import PLACE_POINTS, places
 
@@ -26,26 +26,6 @@ def server(tmp_path: Path) -> Iterator[Server]:
     srv = Server(tmp_path / "data", *FAST).start()
     yield srv
     srv.stop()
-
-
-def call(server: Server, method: str, path: str, who: Player | None = None, **body: Any) -> httpx.Response:
-    headers = {"Authorization": f"Bearer {who.token}"} if who else {}
-    return httpx.request(method, server.url + path, headers=headers, json=body or None, timeout=30)
-
-
-def ok(server: Server, method: str, path: str, who: Player | None = None, **body: Any) -> Any:
-    reply = call(server, method, path, who, **body)
-    assert reply.status_code == 200, (method, path, reply.status_code, reply.text)
-    return reply.json()
-
-
-def registered(server: Server, nickname: str) -> Player:
-    player = Player(server, nickname)
-    body = {"username": f"u{player.account_id[:10]}", "password": "correct horse"}
-    headers = {"Authorization": f"Bearer {player.token}"}
-    reply = httpx.post(server.url + "/api/register", json=body, headers=headers, timeout=30)
-    assert reply.status_code == 200, reply.text
-    return player
 
 
 def code_of(reply: httpx.Response) -> tuple[int, str]:

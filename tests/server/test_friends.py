@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_harness import Player, Server, drive, game_over
+from server_harness import Player, Server, drive, expect, game_over, ok
 
 WORDS_OF_A_HAND = ("hand", "cards", "view", "deck")
 
@@ -26,15 +26,8 @@ def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     srv.stop()
 
 
-def call(server: Server, method: str, path: str, who: Player | None, status: int = 200) -> Any:
-    headers = {} if who is None else {"Authorization": f"Bearer {who.token}"}
-    reply = httpx.request(method, server.url + path, headers=headers, timeout=10)
-    assert reply.status_code == status, (method, path, reply.status_code, reply.text)
-    return reply.json()
-
-
 def friends_of(server: Server, who: Player) -> dict[str, Any]:
-    found: dict[str, Any] = call(server, "GET", "/api/me/friends", who)
+    found: dict[str, Any] = ok(server, "GET", "/api/me/friends", who)
     assert not any(word in json.dumps(found) for word in WORDS_OF_A_HAND)  # nothing of a hand
     return found
 
@@ -47,10 +40,10 @@ def test_friends_presence_invitations_blocks_and_recent_players(server: Server) 
     ann, bob, cal = (Player(server, name) for name in ("阿安", "阿博", "阿凯"))
 
     # a request, then its acceptance (the same route both ways)
-    assert call(server, "POST", f"/api/friends/{bob.account_id}", ann) == {"status": "requested"}
+    assert ok(server, "POST", f"/api/friends/{bob.account_id}", ann) == {"status": "requested"}
     assert ids(friends_of(server, bob)["incoming"]) == [ann.account_id]
     assert ids(friends_of(server, ann)["outgoing"]) == [bob.account_id]
-    assert call(server, "POST", f"/api/friends/{ann.account_id}", bob) == {"status": "friends"}
+    assert ok(server, "POST", f"/api/friends/{ann.account_id}", bob) == {"status": "friends"}
     mine = friends_of(server, ann)
     assert mine["friends"] == [
         {"account_id": bob.account_id, "nickname": "阿博", "online": True, "where": None}
@@ -58,12 +51,12 @@ def test_friends_presence_invitations_blocks_and_recent_players(server: Server) 
     assert mine["incoming"] == mine["outgoing"] == mine["blocked"] == []
 
     # bad asks: nobody signed in, yourself, nobody at all (as for any missing player)
-    call(server, "GET", "/api/me/friends", None, 401)
+    expect(server, "GET", "/api/me/friends", None, 401)
     assert (
-        call(server, "POST", f"/api/friends/{ann.account_id}", ann, 422)["detail"]["code"] == "not_yourself"
+        expect(server, "POST", f"/api/friends/{ann.account_id}", ann, 422)["detail"]["code"] == "not_yourself"
     )
-    assert call(server, "POST", "/api/friends/nobody", ann, 404)["detail"]["code"] == "no_player"
-    assert call(server, "POST", "/api/blocks/nobody", ann, 404)["detail"]["code"] == "no_player"
+    assert expect(server, "POST", "/api/friends/nobody", ann, 404)["detail"]["code"] == "no_player"
+    assert expect(server, "POST", "/api/blocks/nobody", ann, 404)["detail"]["code"] == "no_player"
 
     # ann at a private table: her friend bob sees that she is at one, not which (he may not see it)
     table = ann.ok("create_table", settings={"name": "牛鬼之夜", "private": True})["data"]["table"]["id"]
@@ -83,7 +76,7 @@ def test_friends_presence_invitations_blocks_and_recent_players(server: Server) 
 
     # bob blocks cal: cal's chat at the table reaches bob with no phrase (no seq missing), ann in full
     assert cal.ok("sit", table=table, seat=2, code=invitation["code"])["data"] == {"seat": 2}
-    assert call(server, "POST", f"/api/blocks/{cal.account_id}", bob) == {"blocked": True}
+    assert ok(server, "POST", f"/api/blocks/{cal.account_id}", bob) == {"blocked": True}
     assert ids(friends_of(server, bob)["blocked"]) == [cal.account_id]
     cal.ok("chat", table=table, phrase="hurry")
     assert ann.wait_event("chat", seat=2)["event"]["phrase"] == "hurry"
@@ -91,20 +84,20 @@ def test_friends_presence_invitations_blocks_and_recent_players(server: Server) 
     assert cal.wait_event("chat", seat=2)["event"]["phrase"] == "hurry"
 
     # blocked: cal's friend request is answered as any other and never shown to bob
-    assert call(server, "POST", f"/api/friends/{bob.account_id}", cal) == {"status": "requested"}
+    assert ok(server, "POST", f"/api/friends/{bob.account_id}", cal) == {"status": "requested"}
     assert friends_of(server, bob)["incoming"] == []
     # a friendship ends with a block: ann and cal become friends, ann blocks cal, cal cannot invite her
-    call(server, "POST", f"/api/friends/{cal.account_id}", ann)
-    assert call(server, "POST", f"/api/friends/{ann.account_id}", cal) == {"status": "friends"}
-    call(server, "POST", f"/api/blocks/{cal.account_id}", ann)
+    ok(server, "POST", f"/api/friends/{cal.account_id}", ann)
+    assert ok(server, "POST", f"/api/friends/{ann.account_id}", cal) == {"status": "friends"}
+    ok(server, "POST", f"/api/blocks/{cal.account_id}", ann)
     assert ids(friends_of(server, ann)["friends"]) == [bob.account_id]
     assert cal.request("invite", table=table, friend=ann.account_id)["code"] == "not_friends"
-    assert call(server, "DELETE", f"/api/blocks/{cal.account_id}", bob) == {"blocked": False}
+    assert ok(server, "DELETE", f"/api/blocks/{cal.account_id}", bob) == {"blocked": False}
     assert friends_of(server, bob)["blocked"] == []
 
     # the people one played with: nobody before a game is over, then the others (bots are not people)
     ann.ok("fill_bots", table=table)
-    assert call(server, "GET", "/api/me/recent", ann) == {"players": []}
+    assert ok(server, "GET", "/api/me/recent", ann) == {"players": []}
     # during the game: bob's list says where ann plays, and nothing of her hand (R11, R12)
     ann.wait(lambda m: m["type"] == "event" and m["event"]["kind"] == "deal", what="the deal")
     hand = (ann.views[table] or {})["hand"]
@@ -113,13 +106,13 @@ def test_friends_presence_invitations_blocks_and_recent_players(server: Server) 
     assert during["friends"][0]["where"]["status"] == "playing"
     assert not any(f'"{card}"' in json.dumps(during) for card in hand)
     drive([ann, bob, cal], table, game_over(ann, table))
-    recent = call(server, "GET", "/api/me/recent", ann)["players"]
+    recent = ok(server, "GET", "/api/me/recent", ann)["players"]
     assert sorted(ids(recent)) == sorted([bob.account_id, cal.account_id])
     assert {p["account_id"]: p["friend"] for p in recent} == {bob.account_id: True, cal.account_id: False}
     assert all(set(p) == {"account_id", "nickname", "played_at", "friend"} for p in recent)
 
     # an unfriended friend is no longer listed, nor invitable
-    assert call(server, "DELETE", f"/api/friends/{ann.account_id}", bob) == {"status": "none"}
+    assert ok(server, "DELETE", f"/api/friends/{ann.account_id}", bob) == {"status": "none"}
     assert friends_of(server, ann)["friends"] == []
     for player in (ann, bob, cal):
         player.close()
@@ -129,7 +122,7 @@ def test_an_offline_friend_is_listed_offline_and_not_invited(shared_server: Serv
     ann = Player(shared_server, "安")
     dan = shared_server.guest("丹")  # an account that never connected
     dan_id, dan_auth = dan["account"]["id"], {"Authorization": f"Bearer {dan['token']}"}
-    call(shared_server, "POST", f"/api/friends/{dan_id}", ann)
+    ok(shared_server, "POST", f"/api/friends/{dan_id}", ann)
     reply = httpx.post(f"{shared_server.url}/api/friends/{ann.account_id}", headers=dan_auth, timeout=10)
     assert reply.json() == {"status": "friends"}
     assert friends_of(shared_server, ann)["friends"] == [
@@ -153,7 +146,7 @@ def test_a_replayed_chat_is_masked_for_whoever_blocks_its_author(shared_server: 
     ann.ok("sit", table=table, seat=0)
     bob.ok("sit", table=table, seat=1)
     cal.ok("sit", table=table, seat=2)
-    call(server, "POST", f"/api/blocks/{cal.account_id}", bob)
+    ok(server, "POST", f"/api/blocks/{cal.account_id}", bob)
     bob.wait_event("seat_taken", seat=2)
     seen = bob.last_seq[table]
     bob.close()  # bob away: he will read what he missed when he is back

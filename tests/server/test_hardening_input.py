@@ -9,7 +9,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_harness import Player, Server
+from server_harness import Player, Server, alive
 
 
 @pytest.fixture(scope="module")
@@ -17,10 +17,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv = Server(tmp_path_factory.mktemp("input") / "data").start()
     yield srv
     srv.stop()
-
-
-def alive(player: Player) -> None:
-    assert player.request("ping")["type"] == "ack", "the connection must still work"
 
 
 def answer_to(player: Player, text: str) -> dict[str, object]:

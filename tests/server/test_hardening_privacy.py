@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
-from server_harness import Player, Server
+from server_harness import Player, Server, call
 
 
 @pytest.fixture(scope="module")
@@ -30,31 +29,23 @@ def finished_private_game(host: Player) -> tuple[str, str, int]:
     return table, code, int(deal["event"]["game_id"])
 
 
-def bearer(player: Player) -> dict[str, str]:
-    return {"Authorization": f"Bearer {player.token}"}
-
-
-def get(server: Server, path: str, player: Player | None = None) -> httpx.Response:
-    return httpx.get(server.url + path, headers=bearer(player) if player else {}, timeout=10)
-
-
 def test_a_private_games_record_ledger_and_history_are_for_insiders(server: Server) -> None:
     host, outsider = Player(server, "host"), Player(server, "nosy")
     table, code, game_id = finished_private_game(host)
     record, ledger = f"/api/games/{game_id}/record", f"/api/tables/{table}/ledger"
     replay = f"/api/games/{game_id}/replay"
     for path in (record, ledger, replay):
-        assert get(server, path).status_code == 404, path  # nobody signed in
-        assert get(server, path, outsider).status_code == 404, path  # signed in, not a player
-        assert get(server, path, host).status_code == 200, path  # its player
+        assert call(server, "GET", path).status_code == 404, path  # nobody signed in
+        assert call(server, "GET", path, outsider).status_code == 404, path  # signed in, not a player
+        assert call(server, "GET", path, host).status_code == 200, path  # its player
         sep = "&" if "?" in path else "?"
-        assert get(server, f"{path}{sep}code={code}").status_code == 200, path  # the code's holder
-        assert get(server, f"{path}{sep}code=wrong1").status_code == 404, path
-    assert get(server, record, host).json()["meta"]["table"] == table
+        assert call(server, "GET", f"{path}{sep}code={code}").status_code == 200, path  # the code's holder
+        assert call(server, "GET", f"{path}{sep}code=wrong1").status_code == 404, path
+    assert call(server, "GET", record, host).json()["meta"]["table"] == table
     mine = f"/api/players/{host.account_id}/games"
-    assert [g["game_id"] for g in get(server, mine, host).json()["games"]] == [game_id]
-    assert get(server, mine, outsider).json()["games"] == []  # not through the leaderboard either
-    assert get(server, mine).json()["games"] == []
+    assert [g["game_id"] for g in call(server, "GET", mine, host).json()["games"]] == [game_id]
+    assert call(server, "GET", mine, outsider).json()["games"] == []  # not through the leaderboard either
+    assert call(server, "GET", mine).json()["games"] == []
     host.close()
     outsider.close()
 
@@ -62,7 +53,7 @@ def test_a_private_games_record_ledger_and_history_are_for_insiders(server: Serv
 def test_sequential_record_ids_give_nothing_private(server: Server) -> None:
     host, walker = Player(server, "walker-host"), Player(server, "walker")
     _, _, game_id = finished_private_game(host)
-    seen = [get(server, f"/api/games/{n}/record", walker).status_code for n in range(1, game_id + 3)]
+    seen = [call(server, "GET", f"/api/games/{n}/record", walker).status_code for n in range(1, game_id + 3)]
     assert 200 not in seen and set(seen) == {404}
     host.close()
     walker.close()

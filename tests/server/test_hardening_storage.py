@@ -10,27 +10,11 @@ delivered once the lock is gone: nothing is refused, nothing is lost, nothing is
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
-import time
-from collections.abc import Callable
 from pathlib import Path
 
 import httpx
-from server_harness import WAIT, Player, Server, drive, game_over, my_turn, wait_until
-
-
-def metric(server: Server, name: str) -> float:
-    text = httpx.get(server.url + "/metrics", timeout=WAIT).text
-    found = re.search(rf"^{re.escape(name)} ([0-9.e+]+)$", text, flags=re.M)
-    return float(found.group(1)) if found else 0.0
-
-
-def eventually(check: Callable[[], bool], what: str) -> None:
-    deadline = time.monotonic() + WAIT
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for: {what}"
-        time.sleep(0.05)
+from server_harness import WAIT, Player, Server, drive, eventually, game_over, metric, my_turn, wait_until
 
 
 def test_a_database_locked_by_another_process_delays_only_the_writes(tmp_path: Path) -> None:

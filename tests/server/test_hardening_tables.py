@@ -6,31 +6,16 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
-from server_harness import Player, Server
+from server_harness import Player, Server, eventually, metric
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from niugui.server.store import Store
-
-
-def metric(server: Server, name: str) -> float:
-    text = httpx.get(server.url + "/metrics").text
-    found = re.search(rf"^{re.escape(name)} ([0-9.e+]+)$", text, flags=re.M)
-    return float(found.group(1)) if found else 0.0
-
-
-def eventually(check: Callable[[], bool], what: str, timeout: float = 20) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        assert time.monotonic() < deadline, f"timed out waiting for: {what}"
-        time.sleep(0.05)
 
 
 def one_game_table(player: Player, **settings: Any) -> str:

@@ -11,10 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from server_harness import run_async
-from table_harness import Rig, client, rig, weakest
+from table_harness import Rig, client, rig, seated_table, weakest
 
 from niugui.server.hub import executor_reader
-from niugui.server.protocol import EvGameOver, LeaveQueue, QuickPlay, TableSettings
+from niugui.server.protocol import EvGameOver, LeaveQueue, QuickPlay
 from niugui.server.tables import Answer, Fault
 
 
@@ -98,11 +98,7 @@ def test_a_failed_write_reloads_the_table_once_its_events_are_read(tmp_path: Pat
     """Meanwhile the broken table refuses requests; then the rebuilt one takes its place, its
     players get a snapshot, and the game whose end was not stored is finished (R31)."""
     r, reads = deferred_rig(tmp_path)
-    clients = [client(n) for n in range(4)]
-    table = r.hub.create_table(clients[0], TableSettings(turn_seconds=60), lambda a: None)
-    for n, c in enumerate(clients):
-        r.hub.directory.follow(c, table.id)
-        r.call(table.sit, c, n)
+    table, clients = seated_table(r)
     real = r.store.write
     failed: list[int] = []
 

@@ -11,21 +11,11 @@ import httpx
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from server_harness import WAIT, Player, Server, drive, game_over, my_turn, wait_until
+from server_harness import WAIT, Player, Server, alive, drive, game_over, my_turn, new_table, wait_until
 from websockets.exceptions import ConnectionClosed
 
 from niugui.cards import CARDS
 from niugui.server.handlers import CLIENT_TYPES
-
-
-def new_table(player: Player, **settings: Any) -> str:
-    ack = player.ok("create_table", settings={"name": "abuse", **settings})
-    table: str = ack["data"]["table"]["id"]
-    return table
-
-
-def alive(player: Player) -> None:
-    assert player.request("ping")["type"] == "ack"
 
 
 def a_turn_with_a_play(players: list[Player], table: str) -> tuple[Player, dict[str, Any]]:

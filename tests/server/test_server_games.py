@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from server_harness import Player, Server, drive, game_over
+from server_harness import Player, Server, drive, game_over, new_table
 
 from niugui import Game
 from niugui.cards import CARDS
@@ -13,12 +13,6 @@ from niugui.cli.verify import verify
 from niugui.record import meta_of_record
 
 CODES = {str(card) for card in CARDS}
-
-
-def new_table(player: Player, **settings: Any) -> str:
-    ack = player.ok("create_table", settings={"name": "test", **settings})
-    table: str = ack["data"]["table"]["id"]
-    return table
 
 
 def test_guest_plays_a_whole_game_against_bots(shared_server: Server) -> None:

@@ -8,15 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from server_harness import WAIT, Player, Server, drive, game_over, my_turn, play_turn, wait_until
+from server_harness import WAIT, Player, Server, drive, game_over, my_turn, new_table, play_turn, wait_until
 
 from niugui import Game
-
-
-def new_table(player: Player, **settings: Any) -> str:
-    ack = player.ok("create_table", settings={"name": "resilience", **settings})
-    table: str = ack["data"]["table"]["id"]
-    return table
 
 
 def events(player: Player, kind: str) -> list[dict[str, Any]]:

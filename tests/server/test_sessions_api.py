@@ -11,20 +11,14 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from PIL import Image
-from server_harness import Player, Server, drive, game_over
+from server_harness import Player, Server, call, drive, game_over
 
 from niugui.cards import CARDS
 from niugui.server import card
 from niugui.server.sessions import SessionStore
 from niugui.server.store import Store, sqlite_url
-
-
-def get(server: Server, path: str, player: Player | None = None) -> httpx.Response:
-    headers = {} if player is None else {"Authorization": f"Bearer {player.token}"}
-    return httpx.get(server.url + path, headers=headers, timeout=20)
 
 
 def sit_two(ann: Player, bob: Player, games: int) -> str:
@@ -47,14 +41,14 @@ def no_card_in(answer: Any) -> None:
 
 
 def session_of(server: Server, table: str, player: Player) -> dict[str, Any]:
-    reply = get(server, f"/api/tables/{table}/session", player)
+    reply = call(server, "GET", f"/api/tables/{table}/session", player)
     assert reply.status_code == 200, reply.text
     answer: dict[str, Any] = reply.json()
     return answer
 
 
 def check_against_ledger(server: Server, table: str, player: Player, session: dict[str, Any]) -> None:
-    reply = get(server, f"/api/tables/{table}/ledger", player)
+    reply = call(server, "GET", f"/api/tables/{table}/ledger", player)
     totals: Counter[str] = Counter()
     for e in reply.json()["entries"]:
         totals[e["account_id"] or f"seat{e['seat']}"] += e["delta"]
@@ -88,7 +82,7 @@ def test_a_two_game_session_settles_and_a_dissolve_ends_one(tmp_path: Path, db: 
         assert all(p["games"] == 2 and p["upstream"] <= p["won"] + 2 for p in session["players"])
         assert sum(p["upstream"] for p in session["players"]) <= 2
 
-        png = get(server, f"/api/tables/{table}/session.png", bob)
+        png = call(server, "GET", f"/api/tables/{table}/session.png", bob)
         assert png.status_code == 200 and png.headers["content-type"] == "image/png"
         image = Image.open(io.BytesIO(png.content))
         image.verify()
@@ -104,12 +98,13 @@ def test_a_two_game_session_settles_and_a_dissolve_ends_one(tmp_path: Path, db: 
 
         # a stranger, and a table that does not exist: the same answer
         for path in (f"/api/tables/{table}/session", f"/api/tables/{table}/session.png"):
-            stranger, nothing = get(server, path, eve), get(server, path.replace(table, "nosuchtb"))
+            stranger = call(server, "GET", path, eve)
+            nothing = call(server, "GET", path.replace(table, "nosuchtb"))
             assert stranger.status_code == nothing.status_code == 404
             assert stranger.text.replace(table, "nosuchtb") == nothing.text and "no_table" in nothing.text
-        mine = get(server, "/api/me/sessions", bob).json()["sessions"]
+        mine = call(server, "GET", "/api/me/sessions", bob).json()["sessions"]
         assert [s["table"] for s in mine] == [table] and mine[0] == session
-        assert get(server, "/api/me/sessions", eve).json() == {"sessions": []}
+        assert call(server, "GET", "/api/me/sessions", eve).json() == {"sessions": []}
 
         # a dissolve agreed by all after game 1: the totals so far, never an escape
         second = sit_two(ann, bob, games=4)

@@ -9,33 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_harness import FakeClient, Rig, client, rig, weakest
+from table_harness import Rig, client, play_out, rig, seated_table
 
-from niugui.server.protocol import TableSettings
 from niugui.server.tables import Fault, Table
 from niugui.server.tables.clock import DISSOLVE_SECONDS
-
-
-def table_of(r: Rig, humans: int = 2, games: int = 4) -> tuple[Table, list[FakeClient]]:
-    clients = [client(n) for n in range(humans)]
-    table = r.hub.create_table(clients[0], TableSettings(turn_seconds=60, games=games), lambda a: None)
-    for n, c in enumerate(clients):
-        r.hub.directory.follow(c, table.id)
-        r.call(table.sit, c, n)
-    if humans < 4:
-        r.call(table.fill_bots, clients[0])
-    return table, clients
-
-
-def play_out(r: Rig, table: Table, clients: list[FakeClient]) -> None:
-    while table.state.status == "playing":
-        game = table.state.game
-        assert game is not None and game.to_move is not None
-        seat = game.to_move
-        if seat < len(clients) and table.state.human_turn(seat):
-            r.call(table.act, clients[seat], weakest(game.view(seat)))
-        else:
-            assert r.clock.advance(r.config.bot_delay) > 0
 
 
 def kinds(r: Rig, table: Table) -> list[dict[str, Any]]:
@@ -48,7 +25,7 @@ def no_escape(r: Rig, table: Table) -> None:
 
 def test_a_dissolve_agreed_by_all_after_game_1_ends_the_session_with_its_totals(tmp_path: Path) -> None:
     r = rig(tmp_path)
-    table, (ann, bob) = table_of(r)
+    table, (ann, bob) = seated_table(r, humans=2, games=4)
     play_out(r, table, [ann, bob])
     totals = list(table.state.series.totals)
     r.call(table.dissolve, ann, True)
@@ -70,7 +47,7 @@ def test_a_dissolve_agreed_by_all_after_game_1_ends_the_session_with_its_totals(
 
 def test_one_refusal_cancels_the_vote_and_the_session_goes_on(tmp_path: Path) -> None:
     r = rig(tmp_path)
-    table, (ann, bob) = table_of(r)
+    table, (ann, bob) = seated_table(r, humans=2, games=4)
     play_out(r, table, [ann, bob])
     with pytest.raises(Fault, match="no dissolve vote is open"):
         r.call(table.dissolve, bob, False)
@@ -89,7 +66,7 @@ def test_one_refusal_cancels_the_vote_and_the_session_goes_on(tmp_path: Path) ->
 
 def test_the_vote_runs_out_after_60_seconds(tmp_path: Path) -> None:
     r = rig(tmp_path, ready_seconds=0.0)
-    table, (ann, bob) = table_of(r)
+    table, (ann, bob) = seated_table(r, humans=2, games=4)
     play_out(r, table, [ann, bob])
     r.call(table.dissolve, bob, True)
     r.clock.advance(DISSOLVE_SECONDS - 1)
@@ -102,7 +79,7 @@ def test_the_vote_runs_out_after_60_seconds(tmp_path: Path) -> None:
 
 def test_a_restart_in_the_middle_of_a_vote_keeps_it(tmp_path: Path) -> None:
     r = rig(tmp_path)
-    table, (ann, bob, cat) = table_of(r, humans=3)
+    table, (ann, bob, cat) = seated_table(r, humans=3, games=4)
     play_out(r, table, [ann, bob, cat])
     r.call(table.dissolve, ann, True)
     r.call(table.dissolve, bob, True)
@@ -120,7 +97,7 @@ def test_a_restart_in_the_middle_of_a_vote_keeps_it(tmp_path: Path) -> None:
 
 def test_after_a_restart_the_vote_still_runs_out(tmp_path: Path) -> None:
     r = rig(tmp_path, ready_seconds=0.0)  # nobody freed for not getting ready meanwhile
-    table, (ann, bob) = table_of(r)
+    table, (ann, bob) = seated_table(r, humans=2, games=4)
     play_out(r, table, [ann, bob])
     r.call(table.dissolve, ann, True)
     r.hub.close()
@@ -138,7 +115,7 @@ def test_after_a_restart_the_vote_still_runs_out(tmp_path: Path) -> None:
 
 def test_bots_do_not_vote_and_a_dissolve_during_a_game_ends_the_session_after_it(tmp_path: Path) -> None:
     r = rig(tmp_path)
-    table, (ann,) = table_of(r, humans=1)
+    table, (ann,) = seated_table(r, humans=1, games=4)
     assert table.state.status == "playing"
     r.call(table.dissolve, ann, True)  # the only person seated: agreed at once
     assert table.state.dissolved and table.state.status == "playing"
@@ -149,7 +126,7 @@ def test_bots_do_not_vote_and_a_dissolve_during_a_game_ends_the_session_after_it
 
 def test_who_may_not_dissolve(tmp_path: Path) -> None:
     r = rig(tmp_path)
-    table, (ann, bob) = table_of(r, games=1)
+    table, (ann, bob) = seated_table(r, humans=2, games=1)
     with pytest.raises(Fault, match="only a seated player"):
         r.call(table.dissolve, client(9), True)
     play_out(r, table, [ann, bob])
@@ -160,7 +137,7 @@ def test_who_may_not_dissolve(tmp_path: Path) -> None:
 
 def test_a_seat_in_autoplay_does_not_vote(tmp_path: Path) -> None:
     r = rig(tmp_path)
-    table, (ann, bob) = table_of(r)
+    table, (ann, bob) = seated_table(r, humans=2, games=4)
     r.call(table.set_autoplay, bob, True)  # 托管: not asked
     r.call(table.dissolve, ann, True)
     assert table.state.dissolved and table.state.vote is None

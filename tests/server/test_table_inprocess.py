@@ -9,34 +9,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from table_harness import FakeClient, Rig, client, rig, weakest
+from table_harness import FakeClient, client, play_out, rig, seated_table, weakest
 
 from niugui.server.protocol import EvGameOver, TableSettings
-from niugui.server.tables import Fault, Table
-
-
-def seated_table(r: Rig, humans: int = 4, **settings: Any) -> tuple[Table, list[FakeClient]]:
-    """A table with ``humans`` scripted players in seats 0.. and bots in the rest; the game started."""
-    clients = [client(n) for n in range(humans)]
-    table = r.hub.create_table(clients[0], TableSettings(**{"turn_seconds": 60, **settings}), lambda a: None)
-    for n, c in enumerate(clients):
-        r.hub.directory.follow(c, table.id)
-        r.call(table.sit, c, n)
-    if humans < 4:
-        r.call(table.fill_bots, clients[0])
-    return table, clients
-
-
-def play_out(r: Rig, table: Table, clients: list[FakeClient]) -> None:
-    """Scripted players act on their turns and bots play theirs until the game is over."""
-    while table.state.status == "playing":
-        game = table.state.game
-        assert game is not None and game.to_move is not None
-        seat = game.to_move
-        if seat < len(clients) and table.state.human_turn(seat):
-            r.call(table.act, clients[seat], weakest(game.view(seat)))
-        else:
-            assert r.clock.advance(r.config.bot_delay) > 0, "a bot's turn armed no timer"
+from niugui.server.tables import Fault
 
 
 def test_a_reconnect_beyond_the_memory_window_is_replayed_from_the_store(tmp_path: Path) -> None:

@@ -9,8 +9,7 @@ is the ledger's line of the entry's table and seat (the table's one game), read 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -144,16 +143,11 @@ class EventStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    @contextmanager
-    def _tx(self) -> Iterator[Connection]:
-        with self.engine.begin() as connection:
-            yield connection
-
     def create(self, event: EventRow, extra: Creating | None = None) -> bool:
         """Store ``event`` and what ``extra`` adds; False when its ``daily_date`` is taken already (the
         daily made by another node, or earlier)."""
         try:
-            with self._tx() as c:
+            with self.engine.begin() as c:
                 c.execute(events.insert().values(**_values(event)))
                 if extra is not None:
                     extra(c, event)
@@ -164,12 +158,12 @@ class EventStore:
         return True
 
     def event(self, event_id: str) -> EventRow | None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             row = c.execute(sa.select(events).where(events.c.id == event_id)).first()
         return None if row is None else _event(row)
 
     def daily(self, date: str) -> EventRow | None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             row = c.execute(sa.select(events).where(events.c.daily_date == date)).first()
         return None if row is None else _event(row)
 
@@ -184,7 +178,7 @@ class EventStore:
         if owner is not None:
             shown = shown | (events.c.owner == owner)
         where = sa.and_(shown, events.c.ends_at > now - recent)
-        with self._tx() as c:
+        with self.engine.begin() as c:
             total = c.execute(sa.select(sa.func.count()).select_from(events).where(where)).scalar_one()
             rows = c.execute(
                 sa.select(events)
@@ -198,7 +192,7 @@ class EventStore:
     # ---- a duplicate event's boards and entries ----------------------------------------------------
 
     def boards(self, event_id: str) -> list[BoardRow]:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(
                 sa.select(event_boards)
                 .where(event_boards.c.event_id == event_id)
@@ -223,7 +217,7 @@ class EventStore:
             .where(event_entries.c.event_id == event_id)
             .order_by(event_entries.c.board, event_entries.c.started_at)
         )
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(query).all()
         return [
             EntryRow(
@@ -244,7 +238,7 @@ class EventStore:
     def enter(self, entry: EntryRow) -> bool:
         """Store that ``entry.account_id`` plays ``entry.board``; False when they have begun it already."""
         try:
-            with self._tx() as c:
+            with self.engine.begin() as c:
                 c.execute(
                     event_entries.insert().values(
                         event_id=entry.event_id,
@@ -262,7 +256,7 @@ class EventStore:
 
     def drop_table(self, table_id: str) -> None:
         """Forget the entries at ``table_id`` (its table could not be opened: the board is to play)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             c.execute(event_entries.delete().where(event_entries.c.table_id == table_id))
 
 

@@ -10,8 +10,6 @@ event after each change and read by any node that shows it. Created by the migra
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import sqlalchemy as sa
@@ -52,13 +50,8 @@ class SwissStore:
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
 
-    @contextmanager
-    def _tx(self) -> Iterator[Connection]:
-        with self.engine.begin() as connection:
-            yield connection
-
     def phase(self, event_id: str) -> str | None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             found = c.execute(
                 sa.select(swiss_progress.c.phase).where(swiss_progress.c.event_id == event_id)
             ).scalar()
@@ -67,7 +60,7 @@ class SwissStore:
     def register(self, event_id: str, account_id: str, nickname: str, now: float) -> bool | None:
         """Enter ``account_id``: True when entered now, False when entered already, None when the
         registration is closed (the event has started)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             phase = c.execute(
                 sa.select(swiss_progress.c.phase).where(swiss_progress.c.event_id == event_id)
             ).scalar()
@@ -77,7 +70,7 @@ class SwissStore:
             if c.execute(sa.select(swiss_entrants.c.account_id).where(key)).first() is not None:
                 return False
         try:
-            with self._tx() as c:
+            with self.engine.begin() as c:
                 c.execute(
                     swiss_entrants.insert().values(
                         event_id=event_id, account_id=account_id, nickname=nickname, registered_at=now
@@ -90,7 +83,7 @@ class SwissStore:
     def unregister(self, event_id: str, account_id: str) -> bool | None:
         """Take ``account_id``'s entry back: True when it was entered, False when it was not, None
         when the registration is closed (the event has started: an entrant stays one)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             phase = c.execute(
                 sa.select(swiss_progress.c.phase).where(swiss_progress.c.event_id == event_id)
             ).scalar()
@@ -102,7 +95,7 @@ class SwissStore:
 
     def entrants(self, event_id: str) -> list[tuple[str, str]]:
         """(account id, nickname) of every entrant, in the order they registered."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(
                 sa.select(swiss_entrants.c.account_id, swiss_entrants.c.nickname)
                 .where(swiss_entrants.c.event_id == event_id)
@@ -112,7 +105,7 @@ class SwissStore:
 
     def claim(self, event_id: str, now: float) -> bool:
         """Close the registration and take the event to run it: True for the one caller that did."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             done = c.execute(
                 swiss_progress.update()
                 .where((swiss_progress.c.event_id == event_id) & (swiss_progress.c.phase == "registering"))
@@ -129,7 +122,7 @@ class SwissStore:
     def due(self, now: float) -> list[str]:
         """The Swiss events still registering whose ``starts_at`` has come (one made without
         ``starts_at`` waits for its owner: its settings say ``auto_start`` false)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(
                 sa.select(swiss_progress.c.event_id, events.c.settings)
                 .join(events, events.c.id == swiss_progress.c.event_id)
@@ -138,7 +131,7 @@ class SwissStore:
         return [r.event_id for r in rows if json.loads(r.settings).get("auto_start")]
 
     def save(self, event_id: str, phase: str, progress: dict[str, Any], now: float) -> None:
-        with self._tx() as c:
+        with self.engine.begin() as c:
             c.execute(
                 swiss_progress.update()
                 .where(swiss_progress.c.event_id == event_id)
@@ -147,7 +140,7 @@ class SwissStore:
 
     def progress(self, event_id: str) -> tuple[str, dict[str, Any]] | None:
         """The event's phase and progress (``{}`` while registering)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             row = c.execute(
                 sa.select(swiss_progress.c.phase, swiss_progress.c.progress).where(
                     swiss_progress.c.event_id == event_id
@@ -157,7 +150,7 @@ class SwissStore:
 
     def running(self) -> list[str]:
         """Swiss events in progress (a restarted server carries them on)."""
-        with self._tx() as c:
+        with self.engine.begin() as c:
             rows = c.execute(
                 sa.select(swiss_progress.c.event_id).where(swiss_progress.c.phase == "running")
             ).all()

@@ -11,7 +11,7 @@ from starlette.concurrency import run_in_threadpool
 from .. import auth, logs, nicknames
 from ..http_errors import fail, refuse
 from ..protocol import GuestRequest, LoginRequest, LogoutRequest, RegisterRequest
-from ..services import Services, bearer
+from ..services import AppServicesDep, bearer
 from ..store import AccountRow
 
 router = APIRouter()
@@ -30,7 +30,7 @@ def session(account: AccountRow, token: str) -> dict[str, Any]:
     return {"token": token, "account": account_json(account)}
 
 
-async def checked(svc: Services, nickname: str) -> str:
+async def checked(svc: AppServicesDep, nickname: str) -> str:
     """``nickname`` normalised, or a 422 saying why it is refused (blank, hidden characters, a bot's
     or the system's name: :mod:`..nicknames`)."""
     bots = await run_in_threadpool(svc.store.bot_account_names)
@@ -46,7 +46,7 @@ def host(request: Request) -> str | None:
 
 
 @router.post("/api/guest")
-async def guest(body: GuestRequest, request: Request, svc: Services) -> dict[str, Any]:
+async def guest(body: GuestRequest, request: Request, svc: AppServicesDep) -> dict[str, Any]:
     """A new guest account and its session."""
     nickname = await checked(svc, body.nickname)
     svc.fair.charge_guest(host(request))
@@ -60,7 +60,7 @@ async def guest(body: GuestRequest, request: Request, svc: Services) -> dict[str
 
 @router.post("/api/register")
 async def register(
-    body: RegisterRequest, request: Request, svc: Services, authorization: str | None = Header(None)
+    body: RegisterRequest, request: Request, svc: AppServicesDep, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """A username and password for a new account, or for the signed-in guest's own."""
     svc.fair.charge_login(host(request))
@@ -92,7 +92,7 @@ async def register(
 
 
 @router.post("/api/login")
-async def login(body: LoginRequest, request: Request, svc: Services) -> dict[str, Any]:
+async def login(body: LoginRequest, request: Request, svc: AppServicesDep) -> dict[str, Any]:
     """A new session for a username and password."""
     svc.fair.charge_login(host(request))
     svc.fair.check_failures(body.username)
@@ -111,7 +111,7 @@ async def login(body: LoginRequest, request: Request, svc: Services) -> dict[str
 
 @router.post("/api/logout")
 async def logout(
-    svc: Services,
+    svc: AppServicesDep,
     body: LogoutRequest | None = Body(None),  # noqa: B008 - how FastAPI declares an optional body
     authorization: str | None = Header(None),
 ) -> dict[str, Any]:
@@ -132,7 +132,7 @@ async def logout(
 
 
 @router.get("/api/me")
-def me(svc: Services, authorization: str | None = Header(None)) -> dict[str, Any]:
+def me(svc: AppServicesDep, authorization: str | None = Header(None)) -> dict[str, Any]:
     """The signed-in account."""
     account = svc.account_of(authorization)
     if account is None:

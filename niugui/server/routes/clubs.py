@@ -27,12 +27,12 @@ from fastapi import Path as PathParam
 from starlette.concurrency import run_in_threadpool
 
 from .. import logs
-from ..clubs_store import ClubRow, ClubStore, Role
+from ..clubs_store import MANAGERS, ClubRow, ClubStore, Role
 from ..cluster.rooms import Rooms
 from ..creation import short_id
 from ..http_errors import fail
 from ..protocol import ClubCreate, ClubHandOver, ClubJoin, ClubRoleChange, ClubUpdate
-from ..services import AppServices, Services
+from ..services import AppServices, AppServicesDep
 from ..store import AccountRow
 from ..tables import Fault as TableFault
 
@@ -85,7 +85,7 @@ def require(role: Role, allowed: tuple[Role, ...]) -> None:
 
 @router.post("/api/clubs")
 async def create_club(
-    body: ClubCreate, svc: Services, authorization: str | None = Header(None)
+    body: ClubCreate, svc: AppServicesDep, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """A new club, owned by the registered account that asks (guests and bots join clubs, never own
     one). Answer: ``{"club": {..., "invite_code", "role": "owner"}}``."""
@@ -112,7 +112,7 @@ async def create_club(
 
 
 @router.get("/api/me/clubs")
-def my_clubs(svc: Services, authorization: str | None = Header(None)) -> dict[str, Any]:
+def my_clubs(svc: AppServicesDep, authorization: str | None = Header(None)) -> dict[str, Any]:
     """The clubs you belong to, with your role (``pending``: a request not yet approved)."""
     account = signed_in(svc, authorization)
     return {"clubs": ClubStore(svc.store.engine).clubs_of(account.id)}
@@ -120,7 +120,7 @@ def my_clubs(svc: Services, authorization: str | None = Header(None)) -> dict[st
 
 @router.get("/api/clubs/{club_id}")
 async def club_page(
-    svc: Services, club_id: str = ClubId, authorization: str | None = Header(None)
+    svc: AppServicesDep, club_id: str = ClubId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """A club's page, for its members: the club (with its invite code), your role, its members with
     who is online and at which of its rooms, its open rooms (with their join codes) and its recent
@@ -144,7 +144,7 @@ async def club_page(
         for p in (s.player for s in room.state.seats)
         if p is not None and p.id
     }
-    if role not in ("owner", "admin"):
+    if role not in MANAGERS:
         members = [m for m in members if m["role"] != "pending"]
     for m in members:
         m["online"] = bool(directory.connections(m["account_id"]))
@@ -169,7 +169,7 @@ async def club_page(
 
 @router.patch("/api/clubs/{club_id}")
 async def update_club(
-    body: ClubUpdate, svc: Services, club_id: str = ClubId, authorization: str | None = Header(None)
+    body: ClubUpdate, svc: AppServicesDep, club_id: str = ClubId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """The owner changes the club's name, description, whether it takes requests, or its rooms'
     preset (the rule settings every new room of the club carries)."""
@@ -194,7 +194,7 @@ async def update_club(
 
 @router.post("/api/clubs/{club_id}/join")
 async def join_club(
-    svc: Services,
+    svc: AppServicesDep,
     body: ClubJoin | None = None,
     club_id: str = ClubId,
     authorization: str | None = Header(None),
@@ -236,7 +236,7 @@ async def join_club(
 @router.post("/api/clubs/{club_id}/members/{account_id}")
 async def set_member_role(
     body: ClubRoleChange,
-    svc: Services,
+    svc: AppServicesDep,
     club_id: str = ClubId,
     account_id: str = AccountId,
     authorization: str | None = Header(None),
@@ -251,7 +251,7 @@ async def set_member_role(
         if theirs is None:
             raise fail(404, "no_player", f"no member or request {account_id!r}")
         if theirs == "pending" and body.role == "member":
-            require(role, ("owner", "admin"))
+            require(role, MANAGERS)
         else:
             require(role, ("owner",))
             if theirs == "owner":
@@ -266,7 +266,7 @@ async def set_member_role(
 
 @router.delete("/api/clubs/{club_id}/members/{account_id}")
 async def remove_member(
-    svc: Services,
+    svc: AppServicesDep,
     club_id: str = ClubId,
     account_id: str = AccountId,
     authorization: str | None = Header(None),
@@ -285,7 +285,7 @@ async def remove_member(
         if theirs == "owner":
             raise fail(403, "club_role", "the owner hands the club over before leaving it")
         if account_id != account.id:
-            require(role, ("owner", "admin") if theirs in ("member", "pending") else ("owner",))
+            require(role, MANAGERS if theirs in ("member", "pending") else ("owner",))
         clubs.remove(club_id, account_id)
 
     await run_in_threadpool(write)
@@ -296,7 +296,7 @@ async def remove_member(
 
 @router.post("/api/clubs/{club_id}/owner")
 async def hand_over(
-    body: ClubHandOver, svc: Services, club_id: str = ClubId, authorization: str | None = Header(None)
+    body: ClubHandOver, svc: AppServicesDep, club_id: str = ClubId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """The owner hands the club to one of its members, and stays as an admin."""
 
@@ -321,11 +321,14 @@ async def hand_over(
 
 @router.delete("/api/clubs/{club_id}/rooms/{table_id}")
 async def close_room(
-    svc: Services, club_id: str = ClubId, table_id: str = TableId, authorization: str | None = Header(None)
+    svc: AppServicesDep,
+    club_id: str = ClubId,
+    table_id: str = TableId,
+    authorization: str | None = Header(None),
 ) -> dict[str, Any]:
     """The owner or an admin closes one of the club's rooms that is not in play (its games stay)."""
     _account, _club, role = await run_in_threadpool(membership, svc, club_id, authorization)
-    require(role, ("owner", "admin"))
+    require(role, MANAGERS)
     table = svc.hub.tables.get(table_id)
     if table is None and svc.node is not None:  # a cluster: the room's owner closes it (issue 32)
         return await close_elsewhere(svc.node.features.rooms, club_id, table_id)
@@ -353,7 +356,7 @@ async def close_elsewhere(rooms: Rooms, club_id: str, table_id: str) -> dict[str
 
 @router.get("/api/clubs/{club_id}/leaderboard")
 def club_leaderboard(
-    svc: Services,
+    svc: AppServicesDep,
     club_id: str = ClubId,
     period: Period = "week",
     limit: int = Query(100, ge=1, le=500),

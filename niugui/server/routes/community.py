@@ -12,7 +12,7 @@ from .. import collusion, profiles
 from ..boards import BOARD_ROWS, BoardBusy
 from ..fairuse import READ_WAIT
 from ..http_errors import fail, refuse
-from ..services import Services
+from ..services import AppServicesDep
 from .accounts import host
 
 router = APIRouter()
@@ -20,7 +20,7 @@ router = APIRouter()
 
 @router.get("/api/leaderboard")
 def leaderboard(
-    svc: Services,
+    svc: AppServicesDep,
     request: Request,
     limit: int = Query(50, ge=1, le=500),
     by: Literal["points", "rating"] = "points",
@@ -48,7 +48,7 @@ def leaderboard(
 
 @router.get("/api/players/{account_id}/profile")
 def player_profile(
-    svc: Services,
+    svc: AppServicesDep,
     request: Request,
     account_id: str = PathParam(max_length=32),
     authorization: str | None = Header(None),
@@ -66,7 +66,7 @@ def player_profile(
 
 @router.get("/api/players/{account_id}/games")
 def history(
-    svc: Services,
+    svc: AppServicesDep,
     request: Request,
     account_id: str = PathParam(max_length=32),
     limit: int = Query(50, ge=1, le=500),
@@ -86,7 +86,7 @@ def history(
     return {"games": games, **({"bot": True} if player.bot else {})}  # a bot account's games
 
 
-def reader(svc: Services, authorization: str | None) -> str | None:
+def reader(svc: AppServicesDep, authorization: str | None) -> str | None:
     """The signed-in asker's account id (their reads are counted per account), or None."""
     account = svc.account_of(authorization) if authorization else None
     return None if account is None else account.id

@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 from ..friends_store import MAX_MUTES, friends_of
 from ..http_errors import fail
 from ..protocol import InviteConsent
-from ..services import Services
+from ..services import AppServicesDep
 from ..store import AccountRow
 from .friends import AccountId, keep, other_than, signed_in, socials
 
@@ -21,7 +21,7 @@ router = APIRouter()
 
 
 @router.get("/api/me/mutes")
-async def my_mutes(svc: Services, authorization: str | None = Header(None)) -> dict[str, Any]:
+async def my_mutes(svc: AppServicesDep, authorization: str | None = Header(None)) -> dict[str, Any]:
     """``{"muted": [account id, ...]}``: whose quick chat you do not see, on any of your devices."""
 
     def read(authorization: str | None) -> list[str]:
@@ -30,7 +30,9 @@ async def my_mutes(svc: Services, authorization: str | None = Header(None)) -> d
     return {"muted": await run_in_threadpool(read, authorization)}
 
 
-async def _mute(svc: Services, authorization: str | None, account_id: str, muted: bool) -> dict[str, Any]:
+async def _mute(
+    svc: AppServicesDep, authorization: str | None, account_id: str, muted: bool
+) -> dict[str, Any]:
     def write(authorization: str | None) -> list[str]:
         me = other_than(svc, authorization, account_id)
         now = friends_of(svc.store).mute(me.id, account_id, muted)
@@ -42,20 +44,24 @@ async def _mute(svc: Services, authorization: str | None, account_id: str, muted
 
 
 @router.put("/api/me/mutes/{account_id}")
-async def mute(svc: Services, account_id: str = AccountId, authorization: str | None = Header(None)) -> Any:
+async def mute(
+    svc: AppServicesDep, account_id: str = AccountId, authorization: str | None = Header(None)
+) -> Any:
     """Mute ``account_id``'s quick chat on all your devices: ``{"muted": [...]}``. 404 ``no_player``,
     422 ``not_yourself``."""
     return await _mute(svc, authorization, account_id, True)
 
 
 @router.delete("/api/me/mutes/{account_id}")
-async def unmute(svc: Services, account_id: str = AccountId, authorization: str | None = Header(None)) -> Any:
+async def unmute(
+    svc: AppServicesDep, account_id: str = AccountId, authorization: str | None = Header(None)
+) -> Any:
     """Hear ``account_id`` again: ``{"muted": [...]}``."""
     return await _mute(svc, authorization, account_id, False)
 
 
 @router.get("/api/me/invitations")
-async def my_consent(svc: Services, authorization: str | None = Header(None)) -> InviteConsent:
+async def my_consent(svc: AppServicesDep, authorization: str | None = Header(None)) -> InviteConsent:
     """Who may invite this bot account and to how many tables at once. 403 ``bot_only`` for a
     person's account (a person answers each invitation), as for ``PUT``."""
 
@@ -68,7 +74,7 @@ async def my_consent(svc: Services, authorization: str | None = Header(None)) ->
 
 @router.put("/api/me/invitations")
 async def set_consent(
-    body: InviteConsent, svc: Services, authorization: str | None = Header(None)
+    body: InviteConsent, svc: AppServicesDep, authorization: str | None = Header(None)
 ) -> InviteConsent:
     """A bot account's owner chooses who may invite it (``nobody``, ``friends``, ``anyone``) and to at
     most how many unfinished tables at once; the server refuses the rest (``not_invitable``,
@@ -83,7 +89,7 @@ async def set_consent(
     return body
 
 
-def bot_only(svc: Services, authorization: str | None) -> AccountRow:
+def bot_only(svc: AppServicesDep, authorization: str | None) -> AccountRow:
     """The signed-in account, which must be a bot account's (403 ``bot_only``)."""
     me = signed_in(svc, authorization)
     if not me.bot:

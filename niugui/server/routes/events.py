@@ -24,7 +24,7 @@ from ..events.kinds import event_kinds
 from ..events.store import EventRow, EventStore
 from ..http_errors import fail
 from ..protocol import EventCreate
-from ..services import AppServices, Services
+from ..services import AppServices, AppServicesDep
 from ..store import AccountRow
 
 router = APIRouter()
@@ -68,7 +68,7 @@ def the_daily(svc: AppServices, now: float) -> EventRow:
 
 @router.post("/api/events")
 async def create_event(
-    body: EventCreate, svc: Services, authorization: str | None = Header(None)
+    body: EventCreate, svc: AppServicesDep, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """A new event of a registered account: its club's (members only) or an unlisted link (anyone
     given its id plays). Answer: ``{"event": {...}}``."""
@@ -114,7 +114,7 @@ async def create_event(
 
 @router.get("/api/events")
 def list_events(
-    svc: Services,
+    svc: AppServicesDep,
     offset: int = Query(0, ge=0, le=1_000_000),
     limit: int = Query(20, ge=1, le=100),
     authorization: str | None = Header(None),
@@ -137,7 +137,7 @@ def list_events(
 
 
 @router.get("/api/events/daily")
-def daily_event(svc: Services, authorization: str | None = Header(None)) -> dict[str, Any]:
+def daily_event(svc: AppServicesDep, authorization: str | None = Header(None)) -> dict[str, Any]:
     """Today's challenge as ``GET /api/events/{id}`` shows it (with ``me``: your progress and rank),
     and yesterday's final standings: ``{"today": {...}, "yesterday": {...} | null}``."""
     now = time.time()
@@ -152,7 +152,7 @@ def daily_event(svc: Services, authorization: str | None = Header(None)) -> dict
 
 @router.get("/api/events/{event_id}")
 def event_page(
-    svc: Services, event_id: str = EventId, authorization: str | None = Header(None)
+    svc: AppServicesDep, event_id: str = EventId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """An event: ``{"event", "standings": [{"rank", "account_id", "nickname", "boards", "matchpoints",
     "maximum", "percent"}], "boards": [...], "me", "entrants"}`` — a board's results, seat and

@@ -18,7 +18,7 @@ from .. import logs
 from ..events.store import EventRow, EventStore
 from ..events.swiss_store import SwissStore
 from ..http_errors import fail
-from ..services import AppServices, Services
+from ..services import AppServices, AppServicesDep
 from ..store import AccountRow
 from .events import EventId, may_see
 
@@ -39,7 +39,7 @@ def swiss_event(svc: AppServices, event_id: str, authorization: str | None) -> t
 
 @router.post("/api/events/{event_id}/join")
 async def join_swiss(
-    svc: Services, event_id: str = EventId, authorization: str | None = Header(None)
+    svc: AppServicesDep, event_id: str = EventId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """Register for a Swiss before its start (a bot account may not): ``{"registered": true,
     "entrants": n}`` (again: the same answer). ``409 event_started`` once it has started."""
@@ -59,7 +59,7 @@ async def join_swiss(
 
 @router.delete("/api/events/{event_id}/join")
 async def leave_swiss(
-    svc: Services, event_id: str = EventId, authorization: str | None = Header(None)
+    svc: AppServicesDep, event_id: str = EventId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """Take back your registration before the start: ``{"registered": false, "entrants": n}`` (also
     when you were not registered). ``409 event_started`` once it has started."""
@@ -76,7 +76,7 @@ async def leave_swiss(
 
 @router.post("/api/events/{event_id}/start")
 async def start_swiss(
-    svc: Services, event_id: str = EventId, authorization: str | None = Header(None)
+    svc: AppServicesDep, event_id: str = EventId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """The owner starts their Swiss now (registration closes, round 1 is paired and seated):
     ``{"started": true}``. ``403 event_owner`` to anyone else; ``409 event_started`` once started."""

@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from ..directory import facts_of
 from ..friends_store import Friends, Social, Standing, friends_of
 from ..http_errors import fail
-from ..services import AppServices, Services
+from ..services import AppServices, AppServicesDep
 from ..store import AccountRow
 from ..visibility import may_see
 
@@ -31,7 +31,7 @@ AccountId = PathParam(min_length=1, max_length=32, description="the other accoun
 
 
 @router.get("/api/me/friends")
-async def my_friends(svc: Services, authorization: str | None = Header(None)) -> dict[str, Any]:
+async def my_friends(svc: AppServicesDep, authorization: str | None = Header(None)) -> dict[str, Any]:
     """``{"friends": [{"account_id", "nickname", "online", "where"}], "incoming": [...],
     "outgoing": [...], "blocked": [...]}``: your friends (with where each sits now), the requests to
     you, yours not yet answered, and whom you block."""
@@ -52,7 +52,7 @@ async def my_friends(svc: Services, authorization: str | None = Header(None)) ->
 
 
 @router.get("/api/me/recent")
-async def my_recent(svc: Services, authorization: str | None = Header(None)) -> dict[str, Any]:
+async def my_recent(svc: AppServicesDep, authorization: str | None = Header(None)) -> dict[str, Any]:
     """``{"players": [{"account_id", "nickname", "played_at", "friend"}]}``: the last 20 people you
     finished a game with, newest first (games still in progress are not counted)."""
 
@@ -69,7 +69,7 @@ async def my_recent(svc: Services, authorization: str | None = Header(None)) -> 
 
 @router.post("/api/friends/{account_id}")
 async def ask(
-    svc: Services, account_id: str = AccountId, authorization: str | None = Header(None)
+    svc: AppServicesDep, account_id: str = AccountId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """Ask ``account_id`` to be friends, or accept their request: ``{"status": "requested" |
     "friends"}``. 404 ``no_player`` for no such account."""
@@ -86,7 +86,7 @@ async def ask(
 
 @router.delete("/api/friends/{account_id}")
 async def unfriend(
-    svc: Services, account_id: str = AccountId, authorization: str | None = Header(None)
+    svc: AppServicesDep, account_id: str = AccountId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """End a friendship, withdraw your request or decline theirs: ``{"status": "none"}``."""
 
@@ -96,7 +96,7 @@ async def unfriend(
 
 @router.post("/api/blocks/{account_id}")
 async def block(
-    svc: Services, account_id: str = AccountId, authorization: str | None = Header(None)
+    svc: AppServicesDep, account_id: str = AccountId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """Block ``account_id``: no friendship or request between you, and their invitations and table
     chat no longer reach you (they are not told). ``{"blocked": true}``."""
@@ -107,7 +107,7 @@ async def block(
 
 @router.delete("/api/blocks/{account_id}")
 async def unblock(
-    svc: Services, account_id: str = AccountId, authorization: str | None = Header(None)
+    svc: AppServicesDep, account_id: str = AccountId, authorization: str | None = Header(None)
 ) -> dict[str, Any]:
     """Stop blocking ``account_id``: ``{"blocked": false}`` (a friendship is not restored)."""
 

@@ -7,13 +7,14 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
-from ..services import Services
+from ..services import AppServicesDep
 
 router = APIRouter()
 
 
+# async: it reads the hub, which lives on the event loop
 @router.get("/healthz")
-async def healthz(svc: Services) -> dict[str, Any]:  # async: it reads the hub, which lives on the event loop
+async def healthz(svc: AppServicesDep) -> dict[str, Any]:
     """``ok``, or ``degraded`` with the ids of tables kept out of play (their events do not replay):
     the server still serves every other table, so it answers 200 either way."""
     quarantined = sorted(svc.hub.quarantined)
@@ -33,6 +34,6 @@ async def healthz(svc: Services) -> dict[str, Any]:  # async: it reads the hub, 
 
 
 @router.get("/metrics")
-def prometheus(svc: Services) -> Response:
+def prometheus(svc: AppServicesDep) -> Response:
     """The app's metrics in Prometheus' text format."""
     return Response(svc.metrics.render(), media_type="text/plain; version=0.0.4")

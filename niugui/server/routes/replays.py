@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse
 
 from ..protocol import Replay, ReplayError
 from ..replays import GAME_IDS, MAX_RECORD_BYTES, ReplayProblem, parse_record, replay_of_record
-from ..services import Services
+from ..services import AppServicesDep
 from .tables import may_see_game
 
 router = APIRouter()
@@ -35,7 +35,7 @@ async def replay_record(request: Request) -> JSONResponse:
 @router.get("/api/games/{game_id}/replay", response_model=Replay)
 def replay_game(
     game_id: int,
-    svc: Services,
+    svc: AppServicesDep,
     code: str | None = Query(None, max_length=16),
     authorization: str | None = Header(None),
 ) -> JSONResponse:

@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 from .. import card
 from ..clubs_store import ClubStore
 from ..http_errors import fail
-from ..services import AppServices, Services
+from ..services import AppServices, AppServicesDep
 from ..sessions import SessionStore, TableSession
 from .tables import may_see_stored, seated_now
 
@@ -37,7 +37,7 @@ def visible_session(
 
 @router.get("/api/tables/{table_id}/session")
 async def table_session(
-    svc: Services,
+    svc: AppServicesDep,
     table_id: str = PathParam(max_length=32),
     code: str | None = Query(None, max_length=16),
     authorization: str | None = Header(None),
@@ -52,7 +52,7 @@ async def table_session(
 @router.get("/api/tables/{table_id}/session.png", response_class=Response)
 async def table_session_card(
     request: Request,
-    svc: Services,
+    svc: AppServicesDep,
     table_id: str = PathParam(max_length=32),
     code: str | None = Query(None, max_length=16),
     authorization: str | None = Header(None),
@@ -80,7 +80,7 @@ async def table_session_card(
 
 
 @router.get("/api/me/sessions")
-async def my_sessions(svc: Services, authorization: str | None = Header(None)) -> dict[str, Any]:
+async def my_sessions(svc: AppServicesDep, authorization: str | None = Header(None)) -> dict[str, Any]:
     """Your sessions (the tables where you played), the most recent first, each with its settlement."""
 
     def read() -> dict[str, Any]:

@@ -21,7 +21,7 @@ from ..events.visibility import may_see_board
 from ..http_errors import fail
 from ..lobby import LobbyQuery
 from ..protocol import BotLevel, LobbyStatus
-from ..services import AppServices, Services
+from ..services import AppServices, AppServicesDep
 from ..store import GameRow
 from ..visibility import TableFacts, may_see
 
@@ -29,7 +29,7 @@ router = APIRouter()
 
 
 @router.get("/api/me/seats")
-async def my_seats(svc: Services, authorization: str | None = Header(None)) -> dict[str, Any]:
+async def my_seats(svc: AppServicesDep, authorization: str | None = Header(None)) -> dict[str, Any]:
     """The tables where you hold a seat now (as ``welcome.seats``, with each table's name and
     status), so that the lobby offers a way back to every one of them."""
     account = await run_in_threadpool(svc.account_of, authorization)
@@ -42,7 +42,7 @@ async def my_seats(svc: Services, authorization: str | None = Header(None)) -> d
 
 @router.get("/api/tables")
 async def tables(
-    svc: Services,
+    svc: AppServicesDep,
     offset: int = Query(0, ge=0, le=1_000_000),
     limit: int = Query(50, ge=1, le=100),
     status: LobbyStatus | None = None,
@@ -68,7 +68,7 @@ def seated_now(svc: AppServices, table_id: str) -> frozenset[str]:
 
 @router.get("/api/tables/{table_id}/ledger")
 async def table_ledger(
-    svc: Services,
+    svc: AppServicesDep,
     table_id: str = PathParam(max_length=32),
     code: str | None = Query(None, max_length=16),
     authorization: str | None = Header(None),
@@ -110,7 +110,7 @@ def may_see_stored(
 @router.get("/api/games/{game_id}/record")
 def record(
     game_id: int,
-    svc: Services,
+    svc: AppServicesDep,
     code: str | None = Query(None, max_length=16),
     authorization: str | None = Header(None),
 ) -> JSONResponse:

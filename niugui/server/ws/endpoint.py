@@ -29,7 +29,7 @@ from ..protocol import (
     ack_frame,
     welcome_frame,
 )
-from ..services import AppServices, Services
+from ..services import AppServices, AppServicesDep
 from ..store import AccountRow, PlayerCard
 from ..tables import Answer, Fault
 from ..transport import DIRECT, HEAD, Direct
@@ -92,7 +92,7 @@ async def authenticate(svc: AppServices, websocket: WebSocket) -> tuple[AccountR
 
 
 @router.websocket("/ws")
-async def websocket_endpoint(websocket: WebSocket, svc: Services) -> None:
+async def websocket_endpoint(websocket: WebSocket, svc: AppServicesDep) -> None:
     """One client: counted against its address's cap, authenticated, counted against its account's
     cap, then served until either side closes."""
     limits, clients = svc.config.limits, svc.clients
