@@ -19,8 +19,9 @@ This module is numpy only; the torch model and its trainer are in :mod:`niugui.l
 
 >>> from niugui import Game
 >>> game = Game.deal(seed=4, first_drawer=0)
->>> probs = located_probs(game.view(game.to_move))
->>> probs.shape, bool(abs(probs.sum() - (54 - 13)) < 1e-3)
+>>> seat = game.to_move
+>>> probs = located_probs(game.view(seat))   # every card not in the seat's hand is somewhere else
+>>> probs.shape, bool(abs(probs.sum() - (54 - game.count(seat))) < 1e-3)
 ((54, 3), True)
 """
 
