@@ -3,4 +3,5 @@ not installed (`make test` installs `.[dev,env]`, not `.[learn]`)."""
 
 import importlib.util
 
-collect_ignore = [] if importlib.util.find_spec("torch") else ["niugui/learn/train.py"]
+TORCH_MODULES = ["niugui/learn/train.py", "niugui/learn/location_train.py"]
+collect_ignore = [] if importlib.util.find_spec("torch") else TORCH_MODULES

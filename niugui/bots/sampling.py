@@ -110,6 +110,36 @@ def sample_hands(info: Knowledge, rng: random.Random) -> list[int]:
     return hands
 
 
+def sample_located(info: Knowledge, rng: random.Random, holds: list[list[float]]) -> list[int]:
+    """One assignment of the unknown cards to the other seats, by their counts, each card drawn in a
+    random order with the chances ``holds[card][seat]`` (54 × 4, e.g. the card-location network's,
+    :func:`niugui.learn.location_features.absolute`) among the seats it still fits in. The counts are
+    hard constraints, the chances soft: a seat that is full takes no more, and a card whose every
+    seat with room has chance 0 goes to one of them uniformly."""
+    pool = cards_of(info.unknown)
+    shuffle(pool, rng)
+    room = [0 if seat == info.seat else info.counts[seat] for seat in range(SEATS)]
+    hands = [0] * SEATS
+    hands[info.seat] = info.hand
+    for card in pool:
+        chances = holds[card]
+        weights = [chances[s] if room[s] else 0.0 for s in range(SEATS)]
+        total = sum(weights)
+        if total <= 0.0:
+            weights = [1.0 if room[s] else 0.0 for s in range(SEATS)]
+            total = sum(weights)
+        pick = rng.random() * total
+        seat = 0
+        while seat < SEATS - 1 and (pick >= weights[seat] or not weights[seat]):
+            pick -= weights[seat]
+            seat += 1
+        if not room[seat]:  # rounding at the end of the line: the last seat with room
+            seat = max(s for s in range(SEATS) if room[s])
+        room[seat] -= 1
+        hands[seat] |= 1 << int(card)
+    return hands
+
+
 def dealt_hands(info: Knowledge, hands: list[int]) -> list[int]:
     """The deal a sample implies: each seat's hand now plus what it has played (R9 sizes follow)."""
     return [hands[seat] | info.played[seat] for seat in range(SEATS)]

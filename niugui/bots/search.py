@@ -31,6 +31,10 @@ Options (``load_bot("search", seed, **options)``):
   ``max_candidates`` plays by the cheap prior are scored by the ``learned`` bot's network
   (:func:`niugui.learn.model.cached_network`) and the best ``max_candidates`` of them (the expert's
   choice always among them) are searched.
+- ``worlds`` — how the hidden hands of a world are drawn (:data:`WORLDS`): ``"uniform"`` (the
+  default: every deal of the unseen cards consistent with the counts alike) or ``"located"``
+  (belief-weighted determinization: each unseen card drawn with the card-location network's chances,
+  :mod:`niugui.learn.location_features`, computed once per decision from the seat's view).
 
 >>> from niugui import Game
 >>> game = Game.deal(seed=3, first_drawer=0)
@@ -48,6 +52,7 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from functools import partial
 from multiprocessing import get_context
 from typing import Any
 
@@ -58,10 +63,12 @@ from .base import Action, Bot, View, log
 from .belief import weigh
 from .expert import DEFAULT, FAST, expert_combo
 from .knowledge import Tracker
-from .sampling import Knowledge, history_plays, knowledge_of, reconstruct, sample_hands
+from .sampling import Knowledge, history_plays, knowledge_of, reconstruct, sample_hands, sample_located
 
 Candidate = Combo | None
 """A play, or ``None`` for a pass."""
+Sampler = Callable[[Knowledge, random.Random], list[int]]
+"""(what the seat knows, a generator) → one world's hands (see :mod:`niugui.bots.sampling`)."""
 RolloutPolicy = Callable[[Game, list[int], Tracker], Candidate]
 """(game, black seats, the rollout's tracker of the public history) → the action of the seat to move."""
 
@@ -270,13 +277,14 @@ def evaluate(
     policy: str = "expert",
     at_least_one: bool = True,
     belief: float = 1.0,
+    sampler: Sampler = sample_hands,
 ) -> tuple[Stats, int]:
     """Roll out every candidate (card masks, 0 = pass) on common sampled worlds: ``worlds`` of them,
     or, when ``worlds`` is 0, as many as are expected to fit in ``seconds`` (at least one if
     ``at_least_one``). Returns, per candidate, the sums of its paired differences with candidate 0,
     and the number of worlds. With ``belief`` < 1 each world counts by its weight
     (:func:`niugui.bots.belief.weigh`): the sums are of weighted differences, scaled so that the
-    weights add up to the number of worlds."""
+    weights add up to the number of worlds. ``sampler`` draws each world's hands (:data:`WORLDS`)."""
     rng = random.Random(seed)
     play = POLICIES[policy]
     started = time.perf_counter()
@@ -296,7 +304,7 @@ def evaluate(
             now = time.perf_counter()
             if now + (now - started) / max(1, done) * 0.5 > deadline or now >= deadline:
                 break
-        hands = sample_hands(info, rng)
+        hands = sampler(info, rng)
         if belief < 1.0:
             weight, world = weigh(info, hands, belief, history)
         else:
@@ -318,8 +326,26 @@ def evaluate(
 
 # ---- the bot ---------------------------------------------------------------------------------------
 
+def _uniform_worlds(view: View, info: Knowledge) -> Sampler:
+    return sample_hands
+
+
+def _located_worlds(view: View, info: Knowledge) -> Sampler:
+    from ..learn.location_features import absolute, located_probs
+
+    holds = absolute(info.seat, located_probs(view)).tolist()
+    return partial(sample_located, holds=holds)
+
+
+WORLDS: dict[str, Callable[[View, Knowledge], Sampler]] = {
+    "uniform": _uniform_worlds,
+    "located": _located_worlds,
+}
+"""How the ``worlds`` option draws a decision's worlds: by name, the maker of the decision's sampler
+(from the seat's view and what it knows)."""
+
 OPTIONS = ("budget", "iterations", "workers", "method", "max_candidates", "rollout", "confidence", "belief",
-           "prior")
+           "prior", "worlds")
 
 
 class SearchBot(Bot):
@@ -342,6 +368,9 @@ class SearchBot(Bot):
         self.confidence = float(options.get("confidence", 1.0))
         self.belief = float(options.get("belief", 1.0))
         self.prior = str(options.get("prior", "cheap"))
+        self.worlds = str(options.get("worlds", "uniform"))
+        if self.worlds not in WORLDS:
+            raise ValueError(f"search bot: worlds must be one of {', '.join(WORLDS)}, not {self.worlds!r}")
         if not 0.0 < self.belief <= 1.0:
             raise ValueError("search bot: belief must be in (0, 1]")
         if self.prior not in ("cheap", "learned"):
@@ -354,6 +383,8 @@ class SearchBot(Bot):
             raise ValueError(f"search bot: rollout must be one of {', '.join(POLICIES)}, not {self.policy!r}")
         self.last_worlds = 0
         """How many worlds the last decision sampled (for measurements)."""
+        self.sampler: Sampler = sample_hands
+        """The current decision's way of drawing worlds (from :data:`WORLDS`)."""
 
     def choose(self, view: View) -> Action:
         started = time.perf_counter()
@@ -383,6 +414,7 @@ class SearchBot(Bot):
         if len(candidates) == 1:
             return _action(candidates[0])
         masks = [0 if c is None else c.mask for c in candidates]
+        self.sampler = WORLDS[self.worlds](view, info)
         best = self._search(info, masks, seed, started)
         return _action(candidates[best])
 
@@ -433,20 +465,21 @@ class SearchBot(Bot):
     def _evaluate(self, info: Knowledge, masks: list[int], worlds: int, seconds: float,
                   seed: int, first: bool) -> tuple[Stats, int]:
         if self.workers == 1:
-            return evaluate(info, masks, worlds, seconds, seed, self.policy, first, self.belief)
+            return evaluate(info, masks, worlds, seconds, seed, self.policy, first, self.belief, self.sampler)
         try:
             pool = _pool(self.workers - 1)
         except (BrokenProcessPool, RuntimeError, OSError):
             log.warning("search bot: worker processes could not start; searching in one process")
             _POOLS.pop(self.workers - 1, None)
             self.workers = 1
-            return evaluate(info, masks, worlds, seconds, seed, self.policy, first, self.belief)
+            return evaluate(info, masks, worlds, seconds, seed, self.policy, first, self.belief, self.sampler)
         share = -(-worlds // self.workers) if worlds else 0
         futures: list[Future[tuple[Stats, int]]] = [
-            pool.submit(evaluate, info, masks, share, seconds, seed + k, self.policy, False, self.belief)
+            pool.submit(evaluate, info, masks, share, seconds, seed + k, self.policy, False, self.belief,
+                        self.sampler)
             for k in range(1, self.workers)
         ]
-        stats, n = evaluate(info, masks, share, seconds, seed, self.policy, first, self.belief)
+        stats, n = evaluate(info, masks, share, seconds, seed, self.policy, first, self.belief, self.sampler)
         for future in futures:
             more, m = future.result()
             stats = [(a + c, b + d) for (a, b), (c, d) in zip(stats, more, strict=True)]
