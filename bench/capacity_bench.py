@@ -12,12 +12,13 @@ with every table's seats spread over both (``load_bench.py --nodes 2``).
 The search, per node count: a level is a number of tables; it holds when ``--windows`` (3)
 consecutive windows of ``--window`` seconds (60) each have all-four p99 < ``--budget-ms``, at least
 ``--min-rate`` of the offered actions acknowledged (the load was really carried), no request refused
-and no connection dropped; its first failing window ends it. From ``--start`` the load grows by
-``--growth`` (×1.5) while levels hold, then the gap between the last level held and the first that
-failed is halved until it is within ``--resolution`` (10 %) of the former. The servers keep running
-from one level to the next while the load only grows (the new tables are seated on the live servers,
-then ``--warmup`` seconds pass before the first window); after a failure, or to go down, they are
-started afresh (a new data directory; for two nodes a new schema and key prefix).
+and no connection dropped; its first failing window ends it (a level that cannot be seated fails).
+From ``--start`` the load grows by ``--growth`` (×1.5) while levels hold, then the gap between the
+last level held and the first that failed is halved until it is within ``--resolution`` (10 %) of
+the former. The servers keep running from one level to the next while the load only grows (the new
+tables are seated on the live servers, then ``--warmup`` seconds pass before the first window);
+after a failure, or to go down, they are started afresh (a new data directory; for two nodes a new
+schema and key prefix).
 
 Tables per core = the largest level held / the server processes' cores, counted as one per node: a
 node's event loop is one thread (its writer, dealer and pool threads take a few per cent more, which
@@ -176,20 +177,28 @@ async def search(args: argparse.Namespace, nodes: int) -> dict[str, Any]:
                 live = await Live.start(args, nodes)
             assert live is not None
             started = time.perf_counter()
-            await live.grow(level)
-            took = time.perf_counter() - started
-            how = "afresh" if fresh else "on the live servers"
-            print(f"# nodes={nodes} tables={level}: seated {how}, {took:.0f} s with the warm-up", flush=True)
-            windows = []
-            for number in range(1, args.windows + 1):
-                figures = await live.window(args.window)
-                figures["verdict"] = verdict(figures, level, args)
-                windows.append(figures)
-                print(window_line(nodes, level, number, figures), flush=True)
-                if figures["verdict"] != "pass":
-                    break
-            held = len(windows) == args.windows and all(w["verdict"] == "pass" for w in windows)
-            levels.append({"tables": level, "fresh_start": fresh, "held": held, "windows": windows})
+            record: dict[str, Any] = {"tables": level, "fresh_start": fresh, "held": False, "windows": []}
+            try:
+                await live.grow(level)
+            except Exception as error:  # the servers could not seat this load: the level fails
+                record["seating_error"] = repr(error)[:500]
+                print(
+                    f"# nodes={nodes} tables={level}: seating failed: {record['seating_error']}", flush=True
+                )
+                await live.close()
+                live = None
+            else:
+                took = time.perf_counter() - started
+                how = "afresh" if fresh else "on the live servers"
+                print(
+                    f"# nodes={nodes} tables={level}: seated {how}, {took:.0f} s with the warm-up", flush=True
+                )
+                record["windows"] = await windows(live, level, args)
+                record["held"] = len(record["windows"]) == args.windows and all(
+                    w["verdict"] == "pass" for w in record["windows"]
+                )
+            held = record["held"]
+            levels.append(record)
             print(f"nodes={nodes} tables={level}: {'HELD' if held else 'FAILED'}", flush=True)
             if held:
                 passed = level if passed is None else max(passed, level)
@@ -208,6 +217,19 @@ async def search(args: argparse.Namespace, nodes: int) -> dict[str, Any]:
         "tables_per_core": round(largest / nodes, 1),
         "levels": levels,
     }
+
+
+async def windows(live: Live, tables: int, args: argparse.Namespace) -> list[dict[str, Any]]:
+    """Up to ``--windows`` windows in a row at this load; the first that fails is the last."""
+    measured = []
+    for number in range(1, args.windows + 1):
+        figures = await live.window(args.window)
+        figures["verdict"] = verdict(figures, tables, args)
+        measured.append(figures)
+        print(window_line(len(live.servers), tables, number, figures), flush=True)
+        if figures["verdict"] != "pass":
+            break
+    return measured
 
 
 def window_line(nodes: int, tables: int, number: int, w: dict[str, Any]) -> str:
