@@ -450,13 +450,18 @@ async def run_on(args: argparse.Namespace, ports: list[int], extra: list[list[st
     try:
         return await measure(args, servers, ports)
     finally:
-        for server in servers:
-            server.send_signal(signal.SIGTERM)
-        for server in servers:
-            try:
-                server.wait(30)
-            except subprocess.TimeoutExpired:
-                server.kill()
+        stop_servers(servers)
+
+
+def stop_servers(servers: list[subprocess.Popen[bytes]]) -> None:
+    """SIGTERM to every server, then each is waited for (killed after 30 s)."""
+    for server in servers:
+        server.send_signal(signal.SIGTERM)
+    for server in servers:
+        try:
+            server.wait(30)
+        except subprocess.TimeoutExpired:
+            server.kill()
 
 
 def start_server(
@@ -501,113 +506,100 @@ def syscalls_of(servers: list[subprocess.Popen[bytes]]) -> tuple[int, ...]:
     return tuple(sum(c[i] for c in counts) for i in range(3))
 
 
-async def measure(
-    args: argparse.Namespace, servers: list[subprocess.Popen[bytes]], ports: list[int]
-) -> dict[str, Any]:
-    bench = Bench(args)
-    port = ports[0]
-    if True:  # (kept at this depth: the measurement below is unchanged from one server)
-        for other in ports:
-            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{other}", timeout=60) as http:
-                for _ in range(3000 if args.callgrind else 300):
-                    try:
-                        if (await http.get("/healthz")).status_code == 200:
-                            break
-                    except httpx.HTTPError:
-                        await asyncio.sleep(0.1)
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-            idle_rss = sum(proc_rss_bytes(s.pid) for s in servers)
-            n = args.tables
-            limit = asyncio.Semaphore(50)
+async def wait_healthy(ports: list[int], tries: int = 300) -> None:
+    """Until every server answers ``/healthz`` (``tries`` attempts each, 0.1 s apart when refused)."""
+    for other in ports:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{other}", timeout=60) as http:
+            for _ in range(tries):
+                try:
+                    if (await http.get("/healthz")).status_code == 200:
+                        break
+                except httpx.HTTPError:
+                    await asyncio.sleep(0.1)
 
-            async def guest(i: int) -> str:
-                async with limit:
-                    reply = await http.post("/api/guest", json={"nickname": f"load{i}"})
-                    for _ in range(10):  # 503: the database was busy (a loaded machine); as asked, again
-                        if reply.status_code != 503:
-                            break
-                        await asyncio.sleep(float(reply.headers.get("Retry-After", "1")))
-                        reply = await http.post("/api/guest", json={"nickname": f"load{i}"})
-                    reply.raise_for_status()
-                    token: str = reply.json()["token"]
-                    return token
 
-            tokens = await asyncio.gather(*(guest(i) for i in range(4 * n)))
-        seats = [Seat(bench, t) for t in tokens]
+async def seat_tables(
+    bench: Bench, ports: list[int], n: int, first: int = 0
+) -> tuple[list[Seat], list[list[Seat]], float]:
+    """Sign up 4n guests on the first server, connect each (seat s of table t to node (t + s) % nodes:
+    every table spans the nodes), make n tables and seat four clients at each. ``first``: how many
+    tables the servers already have (so names and nodes carry on). Returns the seats, the tables'
+    groups of four and the seconds the connections took."""
+    limit = asyncio.Semaphore(50)
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=60) as http:
 
-        async def open_seat(index: int, seat: Seat) -> None:
-            async with limit:  # seat s of table t on node (t + s) % nodes: every table spans the nodes
-                await seat.open(ports[(index // 4 + index % 4) % len(ports)])
-
-        connect_started = time.perf_counter()
-        await asyncio.gather(*(open_seat(i, s) for i, s in enumerate(seats)))
-        connect_seconds = time.perf_counter() - connect_started
-        tables = [seats[4 * i : 4 * i + 4] for i in range(n)]
-
-        async def seat_table(group: list[Seat]) -> None:
+        async def guest(i: int) -> str:
             async with limit:
-                ack = await group[0].request("create_table", settings={"name": "load", "turn_seconds": 120})
-                assert ack["type"] == "ack", ack
-                table = ack["data"]["table"]["id"]
-                for number, seat in enumerate(group):
-                    seat.table = table
-                    answer = await seat.request("sit", table=table, seat=number)
-                    assert answer["type"] == "ack", answer
+                reply = await http.post("/api/guest", json={"nickname": f"load{i}"})
+                for _ in range(10):  # 503: the database was busy (a loaded machine); as asked, again
+                    if reply.status_code != 503:
+                        break
+                    await asyncio.sleep(float(reply.headers.get("Retry-After", "1")))
+                    reply = await http.post("/api/guest", json={"nickname": f"load{i}"})
+                reply.raise_for_status()
+                token: str = reply.json()["token"]
+                return token
 
-        await asyncio.gather(*(seat_table(g) for g in tables))
-        connected_rss = sum(proc_rss_bytes(s.pid) for s in servers)
-        quiet_collector()
-        idle0 = sum(cpu_of(servers)), time.perf_counter()
-        await asyncio.sleep(args.idle)
-        idle1 = sum(cpu_of(servers)), time.perf_counter()
-        idle_percent = 100 * (idle1[0] - idle0[0]) / max(1e-9, idle1[1] - idle0[1])
-        stop = time.perf_counter() + args.warmup + args.seconds
-        loops = [asyncio.create_task(bench.table_loop(g, stop)) for g in tables]
-        await asyncio.sleep(args.warmup)
+        tokens = await asyncio.gather(*(guest(4 * first + i) for i in range(4 * n)))
+    seats = [Seat(bench, t) for t in tokens]
+
+    async def open_seat(index: int, seat: Seat) -> None:
+        async with limit:
+            await seat.open(ports[(first + index // 4 + index % 4) % len(ports)])
+
+    connect_started = time.perf_counter()
+    await asyncio.gather(*(open_seat(i, s) for i, s in enumerate(seats)))
+    connect_seconds = time.perf_counter() - connect_started
+    tables = [seats[4 * i : 4 * i + 4] for i in range(n)]
+
+    async def seat_table(group: list[Seat]) -> None:
+        async with limit:
+            ack = await group[0].request("create_table", settings={"name": "load", "turn_seconds": 120})
+            assert ack["type"] == "ack", ack
+            table = ack["data"]["table"]["id"]
+            for number, seat in enumerate(group):
+                seat.table = table
+                answer = await seat.request("sit", table=table, seat=number)
+                assert answer["type"] == "ack", answer
+
+    await asyncio.gather(*(seat_table(g) for g in tables))
+    return seats, tables, connect_seconds
+
+
+class Window:
+    """One measuring window over tables that are playing: the actions acknowledged and the deliveries
+    completed while it is open, the servers' CPU and system calls, the generator's own CPU and stalls.
+    ``stop()`` ends the counting of actions; ``result()`` reads the rest and gives the figures."""
+
+    def __init__(self, bench: Bench, servers: list[subprocess.Popen[bytes]]) -> None:
+        self.bench, self.servers = bench, servers
+        bench.deliveries, bench.all4, bench.actions = [], [], 0
+        self.errors0, self.dropped0, self.games0 = bench.errors, bench.dropped, bench.games
         bench.measuring = True
-        if args.callgrind:
-            subprocess.run(
-                ["callgrind_control", "-i", "on", str(servers[0].pid)], check=True, capture_output=True
-            )
-        if args.profile or args.trace:
-            servers[0].send_signal(signal.SIGUSR1)
-        own = SelfTrace()
-        load0 = os.getloadavg()[0]
-        calls0 = syscalls_of(servers)
-        loop0 = sum(loop_thread_cpu_seconds(s.pid) for s in servers)
-        (user0, sys0), client_cpu0, wall0 = (
-            cpu_of(servers),
-            time.process_time(),
-            time.perf_counter(),
-        )
-        await asyncio.sleep(args.seconds)
-        bench.measuring = False
-        if args.callgrind:
-            subprocess.run(
-                ["callgrind_control", "-i", "off", str(servers[0].pid)], check=True, capture_output=True
-            )
-        if args.profile or args.trace:
-            servers[0].send_signal(signal.SIGUSR2)
-        own.stop()
+        self.own = SelfTrace()
+        self.load0 = os.getloadavg()[0]
+        self.calls0 = syscalls_of(servers)
+        self.loop0 = sum(loop_thread_cpu_seconds(s.pid) for s in servers)
+        self.cpu0, self.client_cpu0, self.wall0 = cpu_of(servers), time.process_time(), time.perf_counter()
+
+    def stop(self) -> None:
+        self.bench.measuring = False
+
+    def result(self) -> dict[str, Any]:
+        bench, servers = self.bench, self.servers
+        self.stop()
+        self.own.stop()
         calls1 = syscalls_of(servers)
         loop1 = sum(loop_thread_cpu_seconds(s.pid) for s in servers)
-        (user1, sys1), client_cpu1, wall1 = (
-            cpu_of(servers),
-            time.process_time(),
-            time.perf_counter(),
-        )
+        (user1, sys1), client_cpu1, wall1 = cpu_of(servers), time.process_time(), time.perf_counter()
+        (user0, sys0), wall = self.cpu0, wall1 - self.wall0
         cpu0, cpu1 = user0 + sys0, user1 + sys1
-        await asyncio.gather(*loops, return_exceptions=True)
-        wall = wall1 - wall0
         lat_ms = [x * 1000 for x in bench.deliveries]
         all4_ms = [x * 1000 for x in bench.all4]
-        result = {
-            "tables": n,
-            "connections": 4 * n,
+        return {
             "seconds": round(wall, 1),
             "actions": bench.actions,
             "actions_per_s": round(bench.actions / wall, 1),
-            "target_actions_per_s": n,
             "deliveries": len(lat_ms),
             "p50_ms": round(percentile(lat_ms, 0.50), 2),
             "p99_ms": round(percentile(lat_ms, 0.99), 2),
@@ -616,40 +608,90 @@ async def measure(
             "max_ms": round(max(lat_ms), 2) if lat_ms else None,
             "mean_ms": round(statistics.fmean(lat_ms), 2) if lat_ms else None,
             "server_cpu_percent": round(100 * (cpu1 - cpu0) / wall, 1),
-            "server_idle_cpu_percent": round(idle_percent, 2),
             "server_cpu_ms_per_action": round(1000 * (cpu1 - cpu0) / max(1, bench.actions), 3),
-            "server_loop_share": round((loop1 - loop0) / max(1e-9, cpu1 - cpu0), 2),
+            "server_loop_share": round((loop1 - self.loop0) / max(1e-9, cpu1 - cpu0), 2),
             "server_system_share": round((sys1 - sys0) / max(1e-9, cpu1 - cpu0), 2),
             **{
                 f"server_{name}_per_action": round((after - before) / max(1, bench.actions), 2)
-                for name, before, after in zip(("reads", "writes", "waits"), calls0, calls1, strict=True)
+                for name, before, after in zip(("reads", "writes", "waits"), self.calls0, calls1, strict=True)
             },
-            "client_cpu_percent": round(100 * (client_cpu1 - client_cpu0) / wall, 1),
-            "client_cpu_ms_per_action": round(1000 * (client_cpu1 - client_cpu0) / max(1, bench.actions), 3),
-            **own.summary(),
-            "server_rss_idle_mb": round(idle_rss / 2**20, 1),
-            "server_rss_connected_mb": round(connected_rss / 2**20, 1),
-            "server_kib_per_connection": round((connected_rss - idle_rss) / 1024 / (4 * n), 1),
-            "connect_seconds": round(connect_seconds, 1),
-            "deflate_connections": sum(seat.inflater is not None for seat in seats),
-            "errors": bench.errors,
-            "error_codes": ",".join(f"{k}:{v}" for k, v in sorted(bench.error_codes.items())) or "-",
-            "dropped_connections": bench.dropped,
-            "games_finished": bench.games,
-            "load_average_before": round(load0, 2),
+            "client_cpu_percent": round(100 * (client_cpu1 - self.client_cpu0) / wall, 1),
+            "client_cpu_ms_per_action": round(
+                1000 * (client_cpu1 - self.client_cpu0) / max(1, bench.actions), 3
+            ),
+            **self.own.summary(),
+            "errors": bench.errors - self.errors0,
+            "dropped_connections": bench.dropped - self.dropped0,
+            "games_finished": bench.games - self.games0,
+            "load_average_before": round(self.load0, 2),
             "load_average_after": round(os.getloadavg()[0], 2),
         }
-        if args.trace:
-            await asyncio.sleep(1)  # the server writes its trace at SIGUSR2
-            print(f"# server trace ({args.trace}):", Path(args.trace).read_text(), flush=True)
-        bench.closing = True
-        for seat in seats:
-            if seat.transport is not None:
-                seat.transport.close()
-        return result
 
 
-def main() -> int:
+def callgrind_control(server: subprocess.Popen[bytes], state: str) -> None:
+    """Switch the instruction counting of a server run under callgrind (``--instr-atstart=no``)."""
+    subprocess.run(["callgrind_control", "-i", state, str(server.pid)], check=True, capture_output=True)
+
+
+async def measure(
+    args: argparse.Namespace, servers: list[subprocess.Popen[bytes]], ports: list[int]
+) -> dict[str, Any]:
+    bench = Bench(args)
+    await wait_healthy(ports, 3000 if args.callgrind else 300)
+    idle_rss = sum(proc_rss_bytes(s.pid) for s in servers)
+    n = args.tables
+    seats, tables, connect_seconds = await seat_tables(bench, ports, n)
+    connected_rss = sum(proc_rss_bytes(s.pid) for s in servers)
+    quiet_collector()
+    idle0 = sum(cpu_of(servers)), time.perf_counter()
+    await asyncio.sleep(args.idle)
+    idle1 = sum(cpu_of(servers)), time.perf_counter()
+    idle_percent = 100 * (idle1[0] - idle0[0]) / max(1e-9, idle1[1] - idle0[1])
+    stop = time.perf_counter() + args.warmup + args.seconds
+    loops = [asyncio.create_task(bench.table_loop(g, stop)) for g in tables]
+    await asyncio.sleep(args.warmup)
+    if args.callgrind:
+        callgrind_control(servers[0], "on")
+    if args.profile or args.trace:
+        servers[0].send_signal(signal.SIGUSR1)
+    window = Window(bench, servers)
+    await asyncio.sleep(args.seconds)
+    window.stop()
+    if args.callgrind:
+        callgrind_control(servers[0], "off")
+    if args.profile or args.trace:
+        servers[0].send_signal(signal.SIGUSR2)
+    figures = window.result()
+    await asyncio.gather(*loops, return_exceptions=True)
+    result = {
+        "tables": n,
+        "connections": 4 * n,
+        **figures,
+        "target_actions_per_s": n,
+        "server_idle_cpu_percent": round(idle_percent, 2),
+        "server_rss_idle_mb": round(idle_rss / 2**20, 1),
+        "server_rss_connected_mb": round(connected_rss / 2**20, 1),
+        "server_kib_per_connection": round((connected_rss - idle_rss) / 1024 / (4 * n), 1),
+        "connect_seconds": round(connect_seconds, 1),
+        "deflate_connections": sum(seat.inflater is not None for seat in seats),
+        "errors": bench.errors,
+        "error_codes": ",".join(f"{k}:{v}" for k, v in sorted(bench.error_codes.items())) or "-",
+        "dropped_connections": bench.dropped,
+        "games_finished": bench.games,
+        "load_average_after": round(os.getloadavg()[0], 2),
+    }
+    if args.trace:
+        await asyncio.sleep(1)  # the server writes its trace at SIGUSR2
+        print(f"# server trace ({args.trace}):", Path(args.trace).read_text(), flush=True)
+    bench.closing = True
+    for seat in seats:
+        if seat.transport is not None:
+            seat.transport.close()
+    return result
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The options (``bench/capacity_bench.py`` takes its defaults from here)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tables", type=int, nargs="+", default=[10, 100], help="N (several: one run each)")
     parser.add_argument("--seconds", type=float, default=30.0, help="measuring window per run")
@@ -695,7 +737,11 @@ def main() -> int:
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--server-arg", dest="server_args", action="append", default=[],
                         help="an extra argument for niugui serve (repeat as needed)")  # fmt: skip
-    args = parser.parse_args()
+    return parser
+
+
+def main() -> int:
+    args = build_parser().parse_args()
     _use_uvloop()
     if args.pin:
         os.sched_setaffinity(0, {1})
