@@ -1,6 +1,7 @@
 """Games on a real Ray cluster — a head and a worker node, each a ``ray start`` process of one CPU —
 are the same games as in one process, for the same seeds: the arena (``niugui arena --ray ADDRESS``),
-the learned bot's self-play data (with rollout and with search labels) and its evaluation matches.
+the learned bot's self-play data (with rollout and with search labels) and its evaluation matches;
+and so are a local Ray's (``niugui arena --ray``).
 
 The cluster lives on 127.0.0.2 (loopback: Ray rewrites 127.0.0.1 and localhost to the machine's
 outward address), with token authentication, no dashboard and no usage reports, in a temporary
@@ -75,6 +76,27 @@ def stop_node(node: subprocess.Popen[bytes]) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(node.pid, signal.SIGKILL)  # whatever of that node is left, and only that
     node.wait()
+
+
+def test_a_local_ray_plays_the_same_games(tmp_path: Path) -> None:
+    """``niugui arena --ray``: a Ray started on this machine (its files and the token Ray makes for it
+    kept in temporary folders) plays the one-process run's games."""
+    temp = Path(tempfile.mkdtemp(prefix="ray", dir="/tmp"))
+    env = {name: value for name, value in os.environ.items() if not name.startswith("RAY_")}
+    env.update(HOME=str(tmp_path), RAY_TMPDIR=str(temp))
+    records = {}
+    try:
+        for name, args in (("one", []), ("ray", ["--ray"])):
+            out = tmp_path / f"{name}.jsonl"
+            run = subprocess.run([sys.executable, "-m", "niugui.cli.main", "arena", "--bots", "basic,random",
+                                  "--games", "12", "--seed", "32", *args, "--no-progress", "--out", str(out)],
+                                 env=env, capture_output=True, text=True, timeout=300)
+            assert run.returncode == 0, run.stderr
+            records[name] = out.read_text(encoding="utf-8").splitlines()
+    finally:
+        shutil.rmtree(temp, ignore_errors=True)
+    assert "Ray (local, one worker per core)" in " ".join(run.stderr.split())
+    assert len(records["ray"]) == 12 and records["ray"] == records["one"]
 
 
 @pytest.fixture(scope="module")
