@@ -106,7 +106,9 @@ def each_game(
 ) -> Iterator[tuple[int, R]]:
     """``(index, fn(*common, *job))`` for each job, in completion order, run on ``backend``.
 
-    ``fn`` must be a module-level function (workers import it by name). ``common`` is sent to the
+    ``fn`` must be a Python function defined at a module's top level (workers import it by name; the
+    processes are started by a fork server, so a script that uses them needs the usual
+    ``if __name__ == "__main__":`` guard). ``common`` is sent to the
     workers once (a network's weights, say), not once per job. A job that raises stops the run: the
     jobs not yet started are cancelled and the error is raised here; so does closing the iterator.
     """
