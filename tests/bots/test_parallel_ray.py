@@ -133,28 +133,33 @@ def cluster() -> Iterator[str]:
             shutil.rmtree(temp, ignore_errors=True)
 
 
-def node_of_job(_: int) -> str:
-    """The Ray node a job ran on (the job lasts long enough for the other node to take some)."""
+def node_of_job(index: int) -> tuple[int, str]:
+    """The job's index and the Ray node it ran on; the later a job, the sooner it ends (and each lasts
+    long enough for the other node to take some)."""
     import ray
 
-    time.sleep(0.2)
-    node: str = ray.get_runtime_context().get_node_id()
-    return node
+    time.sleep(0.05 * (8 - index))
+    return index, ray.get_runtime_context().get_node_id()
 
 
-def test_jobs_are_spread_over_both_nodes(cluster: str) -> None:
+def test_jobs_are_spread_over_both_nodes_and_come_back_in_order(cluster: str) -> None:
     from ray import cloudpickle
 
     nodes: set[str] = set()
     cloudpickle.register_pickle_by_value(sys.modules[__name__])  # the workers cannot import this file
     try:
         for _ in range(5):  # until the scheduler has seen the worker node take jobs; a few rounds at most
-            nodes.update(map_games(node_of_job, [(i,) for i in range(6)], Backend(ray=cluster)))
-            if len(nodes) == 2:
+            finished: list[int] = []
+            results = map_games(node_of_job, [(i,) for i in range(6)], Backend(ray=cluster),
+                                on_result=lambda index, _, done=finished: done.append(index))
+            assert [index for index, _ in results] == list(range(6))
+            nodes.update(node for _, node in results)
+            if len(nodes) == 2 and finished != sorted(finished):
                 break
     finally:
         cloudpickle.unregister_pickle_by_value(sys.modules[__name__])
     assert len(nodes) == 2
+    assert finished != sorted(finished)  # they did finish out of order: the order above is map_games's
 
 
 def test_arena_on_ray_plays_the_same_games(cluster: str, tmp_path: Path,
