@@ -31,7 +31,7 @@ from rich.table import Table
 from .. import arena
 from ..bots import load_bot
 from ..parallel import BackendError
-from .backend import add_arguments, backend_of
+from .backend import add_arguments, backend_of, start
 from .layout import pick
 
 PROG = "niugui arena"
@@ -93,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
             load_bot(spec)
         except ValueError as error:
             return _fail(str(error))
+    try:
+        start(backend)
+    except BackendError as error:
+        return _fail(str(error))
     out = args.out or arena.default_out(specs, args.games, args.seed)
     try:
         writer = arena.RecordWriter(out)
@@ -123,8 +127,6 @@ def run(args: argparse.Namespace) -> int:
                 progress.advance(task, len(reports))
 
             reports = arena.run(specs, args.games, args.seed, backend, budget, on_deal)
-    except BackendError as error:
-        return _fail(str(error))
     finally:
         writer.close()
     elapsed = time.perf_counter() - started

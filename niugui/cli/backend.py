@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..parallel import LOCAL, Backend
+from ..parallel import LOCAL, Backend, connect
 
 
 def add_arguments(parser: argparse.ArgumentParser, workers_help: str) -> None:
@@ -30,3 +30,10 @@ def backend_of(args: argparse.Namespace) -> Backend | str:
             return "--ray ADDRESS is empty (leave it out, or say local, for a local Ray)"
         return Backend(ray=args.ray.strip())
     return Backend(workers=args.workers)
+
+
+def start(backend: Backend) -> None:
+    """Start Ray's driver now, for a Ray backend, so that a missing Ray or an unreachable cluster fails
+    before the command writes anything (raises :class:`~niugui.parallel.BackendError`)."""
+    if backend.ray is not None:
+        connect(backend.ray)

@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ..parallel import Backend, BackendError
 from .backend import add_arguments, backend_of
+from .backend import start as start_backend
 
 PROG = "niugui learn train"
 
@@ -97,6 +98,7 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
               "--worlds and --margin-games at least 1; --margins a comma-separated list of numbers",
               file=sys.stderr)
         return 2
+    start_backend(backend)  # a missing Ray or an unreachable cluster fails before any folder is made
     torch.set_num_threads(1)
     folder = Path(args.dir)
     kind = "" if args.labels == "rollout" else f"search{args.worlds}-"

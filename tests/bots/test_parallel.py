@@ -70,6 +70,7 @@ def test_arena_without_ray_fails_in_one_line(
                  "--out", str(tmp_path / "x.jsonl")]) == 2
     err = capsys.readouterr().err
     assert "niugui arena: error: --ray needs Ray" in err and "Traceback" not in err
+    assert not (tmp_path / "x.jsonl").exists()  # refused before anything was written
 
 
 @pytest.mark.parametrize(

@@ -209,3 +209,4 @@ def test_an_unreachable_cluster_is_one_clear_error(cluster: str, tmp_path: Path,
                  "--out", str(tmp_path / "x.jsonl")]) == 2
     err = " ".join(capsys.readouterr().err.split())
     assert f"niugui arena: error: cannot reach the Ray cluster at {dead}" in err and "Traceback" not in err
+    assert not (tmp_path / "x.jsonl").exists()
