@@ -7,8 +7,8 @@ STAMP  := $(VENV)/.installed
 LOCK   := requirements.lock
 # uv installs and resolves the lock; its own version is pinned here, the one thing pip installs.
 UV_VERSION := 0.13.9
-# What the lock covers: the package, its `dev` and `env` extras, for every Python from 3.11 on.
-LOCK_ARGS  := pyproject.toml --extra dev --extra env --universal --python-version 3.11 --generate-hashes \
+# What the lock covers: the package, its `dev`, `env` and `ray` extras, for every Python from 3.11 on.
+LOCK_ARGS  := pyproject.toml --extra dev --extra env --extra ray --universal --python-version 3.11 --generate-hashes \
               --no-header --output-file $(LOCK)
 
 HOST ?= 127.0.0.1

@@ -31,8 +31,7 @@ import json
 import math
 import os
 import random
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
@@ -40,6 +39,7 @@ from typing import Any
 from .bots import choose_checked, load_bot
 from .cards import CARDS
 from .game import SEATS, Game
+from .parallel import Backend, as_backend, map_games
 from .record import RecordPlayer, new_meta, record_of_game
 from .series import decide_first_drawer
 
@@ -125,7 +125,7 @@ def play_game(
 
 
 def play_deal(specs: Sequence[str], seed: int, deal: int, budget: float | None = None) -> list[GameReport]:
-    """The six games of one deal."""
+    """The six games of one deal (one job of :func:`run`)."""
     return [play_game(specs, seed, deal, a, budget) for a in range(len(ARRANGEMENTS))]
 
 
@@ -133,11 +133,12 @@ def run(
     specs: Sequence[str],
     games: int,
     seed: int,
-    workers: int = 1,
+    workers: int | Backend = 1,
     budget: float | None = None,
     on_deal: Callable[[list[GameReport]], None] | None = None,
 ) -> list[GameReport]:
-    """Play the whole run, ``workers`` processes at a time; reports come back in deal order.
+    """Play the whole run, one deal a job on ``workers`` (a number of processes here, or a
+    :class:`~niugui.parallel.Backend`: Ray); reports come back in deal order, the same on any backend.
 
     ``on_deal`` is called (in the calling process) as each deal completes, in completion order.
     """
@@ -145,31 +146,10 @@ def run(
         raise ValueError(f"the arena matches two bots, got {len(specs)}")
     for spec in specs:
         load_bot(spec)  # fail early and clearly on a bad name
-    total = deals_for(games)
-    done: dict[int, list[GameReport]] = {}
-    for reports in _deals(specs, seed, total, workers, budget):
-        done[reports[0].deal] = reports
-        if on_deal is not None:
-            on_deal(reports)
-    return [report for deal in range(total) for report in done[deal]]
-
-
-def _deals(
-    specs: Sequence[str], seed: int, total: int, workers: int, budget: float | None
-) -> Iterator[list[GameReport]]:
-    if workers <= 1:
-        for deal in range(total):
-            yield play_deal(specs, seed, deal, budget)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = [pool.submit(play_deal, list(specs), seed, deal, budget) for deal in range(total)]
-        try:
-            for future in as_completed(futures):
-                yield future.result()
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    jobs = [(deal, budget) for deal in range(deals_for(games))]
+    deals = map_games(play_deal, jobs, as_backend(workers), common=(list(specs), seed),
+                      on_result=None if on_deal is None else lambda _, reports: on_deal(reports))
+    return [report for reports in deals for report in reports]
 
 
 # ---- statistics -----------------------------------------------------------------------------

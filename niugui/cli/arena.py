@@ -1,7 +1,9 @@
-"""``niugui arena --bots A,B --games N --seed S --workers K``: duplicate matches between two bots.
+"""``niugui arena --bots A,B --games N --seed S [--workers K | --ray [ADDRESS]]``: duplicate matches
+between two bots.
 
 Every deal is played six times, once per seating of {A, A, B, B} (see :mod:`niugui.arena`), across
-worker processes, with a progress bar. It prints each bot's mean points per game with a 95%
+worker processes or Ray workers (:mod:`niugui.parallel`; the same games either way), with a progress
+bar. It prints each bot's mean points per game with a 95%
 confidence interval (over deals), win/draw/loss rates, the rate of each outcome, decision times
 p50/p99 and fallbacks, and writes every game as a JSON line (RECORD.md) that ``niugui replay``
 reads: ``niugui replay FILE:7`` replays the seventh game.
@@ -28,6 +30,8 @@ from rich.table import Table
 
 from .. import arena
 from ..bots import load_bot
+from ..parallel import BackendError
+from .backend import add_arguments, backend_of, start
 from .layout import pick
 
 PROG = "niugui arena"
@@ -58,7 +62,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--games", type=int, default=600, metavar="N",
                         help="games to play, rounded up to whole deals of 6 (default 600)")
     parser.add_argument("--seed", type=int, default=1, metavar="S", help="seed of the deals (default 1)")
-    parser.add_argument("--workers", type=int, default=1, metavar="K", help="worker processes (default 1)")
+    add_arguments(parser, "worker processes (default 1)")
     parser.add_argument("--budget", type=float, default=10.0, metavar="SECONDS",
                         help="hard time limit per decision; a bot over it plays the fallback (default 10; "
                         "0 = none)")
@@ -79,8 +83,9 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"--bots takes two bots separated by a comma, like expert,basic (got {args.bots!r})")
     if args.games < 1:
         return _fail("--games must be at least 1")
-    if args.workers < 1:
-        return _fail("--workers must be at least 1")
+    backend = backend_of(args)
+    if isinstance(backend, str):
+        return _fail(backend)
     if args.budget < 0:
         return _fail("--budget must be 0 (none) or a positive number of seconds")
     for spec in specs:
@@ -88,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
             load_bot(spec)
         except ValueError as error:
             return _fail(str(error))
+    try:
+        start(backend)
+    except BackendError as error:
+        return _fail(str(error))
     out = args.out or arena.default_out(specs, args.games, args.seed)
     try:
         writer = arena.RecordWriter(out)
@@ -100,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     errors = Console(stderr=True)
     errors.print(
         f"{deals * len(arena.ARRANGEMENTS)} games = {_count(deals, 'deal')} × {len(arena.ARRANGEMENTS)} "
-        f"seatings of {specs[0]} (A) and {specs[1]} (B); seed {args.seed}; {_count(args.workers, 'worker')}"
+        f"seatings of {specs[0]} (A) and {specs[1]} (B); seed {args.seed}; {backend.describe()}"
     )
     errors.print(f"records: {out}", soft_wrap=True)
     started = time.perf_counter()
@@ -117,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
                 writer.add(reports)
                 progress.advance(task, len(reports))
 
-            reports = arena.run(specs, args.games, args.seed, args.workers, budget, on_deal)
+            reports = arena.run(specs, args.games, args.seed, backend, budget, on_deal)
     finally:
         writer.close()
     elapsed = time.perf_counter() - started

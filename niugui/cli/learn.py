@@ -15,6 +15,10 @@ from typing import Any
 
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
+from ..parallel import Backend, BackendError
+from .backend import add_arguments, backend_of
+from .backend import start as start_backend
+
 PROG = "niugui learn train"
 
 
@@ -51,7 +55,7 @@ def register(subparsers: Any) -> None:
     train.add_argument("--lr", type=float, default=1e-3, help="learning rate (0.001)")
     train.add_argument("--ensemble-with", metavar="NPZ",
                        help="ship the mean of these weights' scores and the trained network's (an ensemble)")
-    train.add_argument("--workers", type=int, default=1, help="processes making data (1)")
+    add_arguments(train, "processes making data and playing the evaluations (1)")
     train.add_argument("--dir", default="artifacts/learn", help="where data, checkpoint and plot go")
     train.add_argument("--weights", help="where to write the trained weights (default DIR/learned.npz)")
     train.add_argument("--no-progress", action="store_true", help="no progress bars")
@@ -60,6 +64,18 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    backend = backend_of(args)
+    if isinstance(backend, str):
+        print(f"{PROG}: error: {backend}", file=sys.stderr)
+        return 2
+    try:
+        return _train(args, backend)
+    except BackendError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
+
+
+def _train(args: argparse.Namespace, backend: Backend) -> int:
     try:
         import torch
 
@@ -82,6 +98,7 @@ def run(args: argparse.Namespace) -> int:
               "--worlds and --margin-games at least 1; --margins a comma-separated list of numbers",
               file=sys.stderr)
         return 2
+    start_backend(backend)  # a missing Ray or an unreachable cluster fails before any folder is made
     torch.set_num_threads(1)
     folder = Path(args.dir)
     kind = "" if args.labels == "rollout" else f"search{args.worlds}-"
@@ -91,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
                TextColumn("{task.fields[note]}"), TimeRemainingColumn())
     with Progress(*columns, disable=args.no_progress) as progress:
         made = progress.add_task("self-play data (shards)", total=shards, note="")
-        generate(data_dir, args.seed, shards, args.workers, on_shard=lambda n: progress.advance(made),
+        generate(data_dir, args.seed, shards, backend, on_shard=lambda n: progress.advance(made),
                  labels=args.labels, worlds=args.worlds)
         data = training.split(data_dir, shards, 0.05)
         settings = training.Settings(seed=args.seed, steps=args.steps, batch=args.batch, clip=args.clip,
@@ -104,7 +121,7 @@ def run(args: argparse.Namespace) -> int:
 
         def evaluate(net: Any) -> tuple[float, float]:
             progress.update(steps, note="playing expert…")
-            return points_vs_expert(net, args.eval_games, args.seed)
+            return points_vs_expert(net, args.eval_games, args.seed, backend=backend)
 
         checkpoint = folder / f"checkpoint-{kind}seed{args.seed}.pt"
         start = Network.load(args.init) if args.init else None
@@ -116,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
         tried = progress.add_task("margins (tried)", total=len(margins), note="")
         table = []
         for margin in margins:
-            points, ci = points_vs_expert(net, args.margin_games, args.seed, margin, deals="learn-margin")
+            points, ci = points_vs_expert(net, args.margin_games, args.seed, margin, deals="learn-margin",
+                                          backend=backend)
             table.append({"margin": margin, "points": points, "ci": ci, "games": args.margin_games})
             progress.update(tried, advance=1, note=f"{margin:g}: {points:+.3f} ± {ci:.3f}")
     net.margin = max(table, key=lambda t: t["points"])["margin"]

@@ -29,7 +29,6 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,6 +40,7 @@ from ..bots.sampling import knowledge_of
 from ..bots.search import Candidate, gain_labels, prior_candidates
 from ..combos import Combo
 from ..game import SEATS, Game
+from ..parallel import Backend, as_backend, each_game
 from .features import ACTION_SIZE, CANDIDATES, STATE_SIZE, encode_actions, encode_state
 
 SHARD_GAMES = 100
@@ -196,20 +196,20 @@ def shard_path(folder: Path, number: int) -> Path:
     return folder / f"shard-{number:05d}.npz"
 
 
-def _write(folder: Path, seed: int, number: int, labels: str = "rollout", worlds: int = 16) -> int:
-    shard = make_shard(seed, number, shard_games(labels), labels, worlds)
+def _write(folder: Path, number: int, shard: Shard) -> None:
     path = shard_path(folder, number)
     partial = path.with_suffix(".tmp.npz")
     np.savez(partial, states=shard.states, position=shard.position, actions=shard.actions,
              advantage=shard.advantage, error=shard.error, weight=shard.weight)
     os.replace(partial, path)
-    return number
 
 
-def generate(folder: Path, seed: int, shards: int, workers: int = 1,
+def generate(folder: Path, seed: int, shards: int, workers: int | Backend = 1,
              on_shard: Callable[[int], None] | None = None, labels: str = "rollout",
              worlds: int = 16) -> None:
-    """Make the missing shards ``0 .. shards-1`` in ``folder`` (``workers`` processes)."""
+    """Make the missing shards ``0 .. shards-1`` in ``folder``, one shard a job on ``workers`` (a number of
+    processes, or a :class:`~niugui.parallel.Backend`: Ray). Workers only play: each shard comes back
+    and is written here, so a Ray cluster's workers need no access to ``folder``."""
     if labels not in LABELS:
         raise ValueError(f"labels must be one of {', '.join(LABELS)}, not {labels!r}")
     folder.mkdir(parents=True, exist_ok=True)
@@ -217,18 +217,11 @@ def generate(folder: Path, seed: int, shards: int, workers: int = 1,
     for number in range(shards):
         if number not in missing and on_shard is not None:
             on_shard(number)
-    if workers <= 1:
-        for number in missing:
-            _write(folder, seed, number, labels, worlds)
-            if on_shard is not None:
-                on_shard(number)
-        return
-    count = len(missing)
-    with ProcessPoolExecutor(workers) as pool:
-        for number in pool.map(_write, [folder] * count, [seed] * count, missing, [labels] * count,
-                               [worlds] * count):
-            if on_shard is not None:
-                on_shard(number)
+    jobs = [(number, shard_games(labels), labels, worlds) for number in missing]
+    for index, shard in each_game(make_shard, jobs, as_backend(workers), common=(seed,)):
+        _write(folder, missing[index], shard)
+        if on_shard is not None:
+            on_shard(missing[index])
 
 
 def load(folder: Path, shards: int) -> Iterator[Shard]:

@@ -11,30 +11,35 @@ from ..bots import Bot, choose_safely
 from ..bots.expert import ExpertBot
 from ..bots.learned import LearnedBot
 from ..game import SEATS, Game
+from ..parallel import SERIAL, Backend, map_games
 from .model import Network
 
 
 def points_vs_expert(
-    net: Network, games: int, seed: int, margin: float | None = None, deals: str = "learn-eval"
+    net: Network, games: int, seed: int, margin: float | None = None, deals: str = "learn-eval",
+    backend: Backend = SERIAL,
 ) -> tuple[float, float]:
     """The network's bot's mean points a game against expert and the half-width of its 95% interval
     over deals (seeded ``deals/seed/number``, none of them the arena's); ``margin`` defaults to the
-    bot's (the network's own, else :data:`niugui.bots.learned.MARGIN`)."""
+    bot's (the network's own, else :data:`niugui.bots.learned.MARGIN`). One deal a job on ``backend``
+    (processes or Ray): the same figure on any of them."""
     options: dict[str, Any] = {} if margin is None else {"margin": margin}
-    per_deal = []
-    for deal in range(deals_for(games)):
-        total = 0.0
-        for seats in ARRANGEMENTS:
-            game = Game.deal(seed=f"{deals}/{seed}/{deal}", first_drawer=deal % SEATS)
-            bots: list[Bot] = [LearnedBot(net=net, **options) if side == 0 else ExpertBot()
-                               for side in seats]
-            while (seat := game.to_move) is not None:
-                action = choose_safely(bots[seat], game.view(seat))
-                if action is None:
-                    game.pass_turn(seat)
-                else:
-                    game.play(action, seat)
-            assert game.result is not None
-            total += sum(game.result.scores[s] for s in range(SEATS) if seats[s] == 0)
-        per_deal.append(total / (2 * len(ARRANGEMENTS)))
-    return mean_ci(per_deal)
+    jobs = [(deal,) for deal in range(deals_for(games))]
+    return mean_ci(map_games(deal_points, jobs, backend, common=(net, options, f"{deals}/{seed}")))
+
+
+def deal_points(net: Network, options: dict[str, Any], prefix: str, deal: int) -> float:
+    """The network's bot's mean points a seat-game over the six seatings of deal ``prefix/deal``."""
+    total = 0.0
+    for seats in ARRANGEMENTS:
+        game = Game.deal(seed=f"{prefix}/{deal}", first_drawer=deal % SEATS)
+        bots: list[Bot] = [LearnedBot(net=net, **options) if side == 0 else ExpertBot() for side in seats]
+        while (seat := game.to_move) is not None:
+            action = choose_safely(bots[seat], game.view(seat))
+            if action is None:
+                game.pass_turn(seat)
+            else:
+                game.play(action, seat)
+        assert game.result is not None
+        total += sum(game.result.scores[s] for s in range(SEATS) if seats[s] == 0)
+    return total / (2 * len(ARRANGEMENTS))
