@@ -54,7 +54,12 @@ class TableLoader:
 
     def rebuild(self, table_id: str) -> Table:
         """A stored table, rebuilt (not yet in the directory, not resumed)."""
-        rebuilt = self.replay(table_id)
+        return self.build(table_id, self.replay(table_id))
+
+    def build(self, table_id: str, rebuilt: Rebuilt | None) -> Table:
+        """The table of what :meth:`replay` read (which may have run away from the event loop: a
+        cluster node adopting a dead node's tables reads them in threads, and its own tables go on
+        meanwhile); not yet in the directory, not resumed."""
         if rebuilt is None:
             raise LookupError(f"table {table_id!r} was never stored")
         table = self._with_recent(*rebuilt)

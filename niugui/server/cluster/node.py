@@ -868,8 +868,11 @@ class Node:
         old = self.hub.tables.pop(table_id, None)
         if old is not None:
             old.close()
-        try:
-            table = self.hub.loader.rebuild(table_id)
+        try:  # its events read in a thread: the loop serves this node's tables meanwhile
+            rebuilt = await asyncio.to_thread(self.hub.loader.replay, table_id)
+            if self._stopping or self.fences.get(table_id, (None,))[0] != token:
+                return  # stopped, or lost meanwhile (the lease is no longer this adoption's)
+            table = self.hub.loader.build(table_id, rebuilt)
         except Exception as error:
             self.fences.pop(table_id, None)
             await self.leases.release(table_id, token)
