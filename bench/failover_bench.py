@@ -32,6 +32,8 @@ from cluster_setup import Backing
 from load_bench import free_port, percentile
 from websockets.asyncio.client import ClientConnection, connect
 
+from niugui.server.store import Store
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -130,11 +132,13 @@ def guest(port: int, nickname: str) -> str:
     return token
 
 
-async def until_answered(client: Client, table: str, killed: float) -> float:
+async def until_answered(client: Client, table: str, killed: float, last: dict[str, str]) -> float:
+    """Seconds from the kill until ``watch`` is acked; ``last[table]`` keeps the latest refusal's code."""
     while True:
         answer = await client.request("watch", table=table)
         if answer["type"] == "ack":
             return time.monotonic() - killed
+        last[table] = str(answer.get("code"))
         await asyncio.sleep(0.05)
 
 
@@ -166,12 +170,47 @@ async def one_round(nodes: list[Node], victim: Node, args: argparse.Namespace, r
         assert (await watcher.request("watch", table=table))["type"] == "ack"
         watchers.append(watcher)
     await asyncio.sleep(0.5)  # a game going on, the lobby and heartbeats as usual
+    # Only the tables the victim still owns and that are not finished: one adopted rounds ago may have
+    # finished its match since, and no node serves a finished table after a failover (the survivor
+    # that steals it sees it finished and lets it go) — a wait for it would measure only refusals.
+    leases = victim.backing.redis.mget([f"{victim.backing.prefix}:lease:{t}" for t in mine])
+    store = Store(victim.backing.url)  # a finished table keeps its lease a while (its result shown)
+    try:
+        rows = [store.table_row(t) for t in mine]
+    finally:
+        store.close()
+    held_now = [
+        v is not None
+        and v.decode().startswith(victim.name + "|")
+        and r is not None
+        and r["status"] != "finished"
+        for v, r in zip(leases, rows, strict=True)
+    ]
+    for watcher, held in zip(watchers, held_now, strict=True):
+        if not held:
+            await watcher.close()
+    watchers = [w for w, held in zip(watchers, held_now, strict=True) if held]
+    finished = len(mine) - len(watchers)
+    mine = [t for t, held in zip(mine, held_now, strict=True) if held]
+    if finished:
+        print(f"#   {finished} table(s) no longer the victim's (match over): not timed", flush=True)
     assert victim.process is not None
     victim.process.kill()
     killed = time.monotonic()
-    times = await asyncio.wait_for(
-        asyncio.gather(*(until_answered(w, t, killed) for w, t in zip(watchers, mine, strict=True))), 60
-    )
+    last: dict[str, str] = {}
+    tasks = [
+        asyncio.create_task(until_answered(w, t, killed, last)) for w, t in zip(watchers, mine, strict=True)
+    ]
+    _, pending = await asyncio.wait(tasks, timeout=60)
+    for task in pending:
+        task.cancel()
+    unanswered = [t for t, task in zip(mine, tasks, strict=True) if task in pending]
+    if unanswered:  # say what the table's state was, so a lost table is told from a finished one
+        for table in unanswered:
+            owner = victim.backing.redis.get(f"{victim.backing.prefix}:lease:{table}")
+            print(f"#   unanswered after 60 s: {table} (last refusal {last.get(table)}, lease {owner!r})")
+        raise SystemExit(f"{len(unanswered)} of {len(mine)} tables not answered within 60 s")
+    times = [task.result() for task in tasks]
     victim.process.wait(10)
     for client in [creator, *watchers]:
         await client.close()
