@@ -17,7 +17,9 @@ from server_harness import Player, Server, call, drive, game_over, ok, registere
 @pytest.fixture(params=["sqlite", "postgresql"])
 def server(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Server]:
     db = None if request.param == "sqlite" else request.getfixturevalue("pg_schema_url")
-    srv = Server(tmp_path / "data", db=db).start()
+    # scripted players act as fast as the machine lets them (four at one table: more than the 20
+    # messages a second a person's connection may send, on a quiet machine); the limit is not tested here
+    srv = Server(tmp_path / "data", "--rate-limit", "1000", db=db).start()
     yield srv
     srv.stop()
 
