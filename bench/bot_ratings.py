@@ -19,8 +19,8 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 from niugui import Game
-from niugui.arena import ARRANGEMENTS, bot_seed, deal_seed
-from niugui.bots import choose_safely, load_bot
+from niugui.arena import ARRANGEMENTS, bot_seed, deal_seed, play_out
+from niugui.bots import load_bot
 from niugui.game import Result
 from niugui.ratings import MODEL, Rating, ranks, sides
 
@@ -40,15 +40,7 @@ def play_deal(task: tuple[str, str, int, float]) -> list[tuple[tuple[str, ...], 
             load_bot(name, seed=bot_seed(7, deal, k, s), **({"budget": budget} if name == "search" else {}))
             for s, name in enumerate(levels)
         ]
-        game = Game.deal(seed=deal_seed(PAIRS.index((a, b)) + 1, deal))
-        while not game.over:
-            seat = game.to_move
-            assert seat is not None
-            action = choose_safely(bots[seat], game.view(seat))
-            if action is None:
-                game.pass_turn(seat)
-            else:
-                game.play(action, seat)
+        game = play_out(Game.deal(seed=deal_seed(PAIRS.index((a, b)) + 1, deal)), bots)
         assert game.result is not None
         games.append((levels, game.result.to_dict()))
     return games

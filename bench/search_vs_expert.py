@@ -23,56 +23,57 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from niugui import Game
-from niugui.bots import choose_safely, load_bot
+from niugui.arena import play_out
+from niugui.bots import Decision, load_bot
 from niugui.record import record_of_game
 
 ARRANGEMENTS = [seats for seats in itertools.combinations(range(4), 2)]
 """The seats of bot A in each of the 6 games of a deal; bot B takes the other two."""
 
 
-def play_deal(task: tuple[int, str, str, dict[str, Any], dict[str, Any]]) -> list[dict[str, Any]]:
+Task = tuple[int, str, str, dict[str, Any], dict[str, Any]]
+"""One deal: its number, bot A's and bot B's names and options."""
+
+
+def play_deal(task: Task) -> list[dict[str, Any]]:
     """Play one deal in all 6 seatings; return one summary per game."""
+    return [play_seating(task, k, seats_a) for k, seats_a in enumerate(ARRANGEMENTS)]
+
+
+def play_seating(task: Task, k: int, seats_a: tuple[int, ...]) -> dict[str, Any]:
+    """Play the deal with seating number ``k`` (bot A in ``seats_a``); return the game's summary."""
     deal, name_a, name_b, options_a, options_b = task
-    out = []
-    for k, seats_a in enumerate(ARRANGEMENTS):
-        game = Game.deal(seed=deal, first_drawer=deal % 4)
-        names = [name_a if s in seats_a else name_b for s in range(4)]
-        bots = [
-            load_bot(n, seed=deal * 100 + k * 4 + s, **(options_a if n == name_a else options_b))
-            for s, n in enumerate(names)
-        ]
-        times: dict[str, list[float]] = {name_a: [], name_b: []}
-        worlds: list[int] = []
-        while not game.over:
-            seat = game.to_move
-            assert seat is not None
-            view = game.view(seat)
-            started = time.perf_counter()
-            action = choose_safely(bots[seat], view)
-            times[names[seat]].append(time.perf_counter() - started)
-            searched = getattr(bots[seat], "last_worlds", 0)
-            if searched:
-                worlds.append(searched)
-            if action is None:
-                game.pass_turn(seat)
-            else:
-                game.play(action, seat)
-        for bot in bots:
-            close = getattr(bot, "close", None)
-            if close is not None:
-                close()
-        result = game.result
-        assert result is not None
-        out.append({
-            "deal": deal,
-            "seats_a": list(seats_a),
-            "scores": result.scores,
-            "outcome": result.outcome,
-            "times": times,
-            "worlds": worlds,
-            "record": record_of_game(game, {"bench": {"bots": names, "deal": deal}}),
-        })
-    return out
+    game = Game.deal(seed=deal, first_drawer=deal % 4)
+    names = [name_a if s in seats_a else name_b for s in range(4)]
+    bots = [
+        load_bot(n, seed=deal * 100 + k * 4 + s, **(options_a if n == name_a else options_b))
+        for s, n in enumerate(names)
+    ]
+    times: dict[str, list[float]] = {name_a: [], name_b: []}
+    worlds: list[int] = []
+
+    def measure(seat: int, decision: Decision) -> None:
+        times[names[seat]].append(decision.seconds)
+        searched = getattr(bots[seat], "last_worlds", 0)
+        if searched:
+            worlds.append(searched)
+
+    play_out(game, bots, on_decision=measure)
+    for bot in bots:
+        close = getattr(bot, "close", None)
+        if close is not None:
+            close()
+    result = game.result
+    assert result is not None
+    return {
+        "deal": deal,
+        "seats_a": list(seats_a),
+        "scores": result.scores,
+        "outcome": result.outcome,
+        "times": times,
+        "worlds": worlds,
+        "record": record_of_game(game, {"bench": {"bots": names, "deal": deal}}),
+    }
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:

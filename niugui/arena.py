@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from itertools import permutations
 from typing import Any
 
-from .bots import choose_checked, load_bot
+from .bots import Bot, Decision, choose_checked, load_bot
 from .cards import CARDS
 from .game import SEATS, Game
 from .parallel import Backend, as_backend, map_games
@@ -63,6 +63,33 @@ def deal_seed(seed: int, deal: int) -> str:
 def bot_seed(seed: int, deal: int, arrangement: int, seat: int) -> int:
     """A bot's own seed for one game, fixed by the run's seed so that runs are reproducible."""
     return ((seed * 1_000_003 + deal) * 8 + arrangement) * 4 + seat
+
+
+def play_out(
+    game: Game,
+    bots: Sequence[Bot],
+    budget: float | None = None,
+    interrupt: bool = False,
+    on_decision: Callable[[int, Decision], None] | None = None,
+) -> Game:
+    """Play ``game`` to its end, each seat's turn decided by ``bots[seat]`` through
+    :func:`~niugui.bots.choose_checked` (a bot that raises, plays illegally or overruns ``budget`` is
+    replaced by the safe fallback; ``interrupt`` as there). ``on_decision(seat, decision)`` sees each
+    decision before it is applied. Returns ``game``, now over.
+
+    >>> game = play_out(Game.deal(seed=1), [load_bot("basic", seed=s) for s in range(SEATS)])
+    >>> game.over, sum(game.result.scores)
+    (True, 0)
+    """
+    while (seat := game.to_move) is not None:
+        decision = choose_checked(bots[seat], game.view(seat), budget, interrupt)
+        if on_decision is not None:
+            on_decision(seat, decision)
+        if decision.action is None:
+            game.pass_turn(seat)
+        else:
+            game.play(decision.action, seat)
+    return game
 
 
 @dataclass(slots=True)
@@ -94,20 +121,15 @@ def play_game(
     game = Game.deal(seed=deal_seed(seed, deal), first_drawer=first.seat)
     bots = [load_bot(specs[seats[s]], seed=bot_seed(seed, deal, arrangement, s)) for s in range(SEATS)]
     report = GameReport(deal, arrangement, seats, [], "", {})
-    while True:
-        seat = game.to_move
-        if seat is None:
-            break
-        decision = choose_checked(bots[seat], game.view(seat), budget, interrupt=True)
+
+    def record(seat: int, decision: Decision) -> None:
         side = seats[seat]
         report.times[side].append(decision.seconds)
         report.cpu_times[side].append(decision.cpu_seconds)
         if decision.fallback is not None:
             report.fallbacks[side] += 1
-        if decision.action is None:
-            game.pass_turn(seat)
-        else:
-            game.play(decision.action, seat)
+
+    play_out(game, bots, budget, interrupt=True, on_decision=record)
     result = game.result
     assert result is not None
     meta = new_meta(

@@ -17,7 +17,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from niugui import Game
+from niugui import Game, arena
 from niugui.bots import load_bot
 from niugui.combos import FIVE_KINDS
 
@@ -32,15 +32,7 @@ def play_out(seed: int) -> Game | None:
     dealt = {c.code for c in game.dealt(YOU)}
     if "D4" not in dealt or len(dealt & {"S3", "S2"}) != 1:
         return None
-    bots = [load_bot(BOT, seed=seed * 4 + s) for s in range(4)]
-    while not game.over:
-        seat = game.to_move
-        assert seat is not None
-        action = bots[seat].choose(game.view(seat))
-        if action is None:
-            game.pass_turn(seat)
-        else:
-            game.play(action, seat)
+    arena.play_out(game, [load_bot(BOT, seed=seed * 4 + s) for s in range(4)])
     return game if not missing(game) else None
 
 

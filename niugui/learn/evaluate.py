@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..arena import ARRANGEMENTS, deals_for, mean_ci
-from ..bots import Bot, choose_safely
+from ..arena import ARRANGEMENTS, deals_for, mean_ci, play_out
+from ..bots import Bot
 from ..bots.expert import ExpertBot
 from ..bots.learned import LearnedBot
 from ..game import SEATS, Game
@@ -32,14 +32,8 @@ def deal_points(net: Network, options: dict[str, Any], prefix: str, deal: int) -
     """The network's bot's mean points a seat-game over the six seatings of deal ``prefix/deal``."""
     total = 0.0
     for seats in ARRANGEMENTS:
-        game = Game.deal(seed=f"{prefix}/{deal}", first_drawer=deal % SEATS)
         bots: list[Bot] = [LearnedBot(net=net, **options) if side == 0 else ExpertBot() for side in seats]
-        while (seat := game.to_move) is not None:
-            action = choose_safely(bots[seat], game.view(seat))
-            if action is None:
-                game.pass_turn(seat)
-            else:
-                game.play(action, seat)
+        game = play_out(Game.deal(seed=f"{prefix}/{deal}", first_drawer=deal % SEATS), bots)
         assert game.result is not None
         total += sum(game.result.scores[s] for s in range(SEATS) if seats[s] == 0)
     return total / (2 * len(ARRANGEMENTS))
