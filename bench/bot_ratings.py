@@ -87,8 +87,10 @@ def main() -> None:
     for name in ("random", "basic", "expert", "search"):
         r = levels[name]
         published = Rating(r.mu + shift, r.sigma)
-        print(f"{name:8} mu {r.mu:6.2f}  sigma {r.sigma:5.2f}  published mu {published.mu:6.2f}"
-              f"  shown {published.shown:5d}")
+        print(
+            f"{name:8} mu {r.mu:6.2f}  sigma {r.sigma:5.2f}  published mu {published.mu:6.2f}"
+            f"  shown {published.shown:5d}"
+        )
 
 
 if __name__ == "__main__":

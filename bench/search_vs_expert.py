@@ -142,8 +142,12 @@ def main() -> int:
                     records.write(json.dumps(game["record"], ensure_ascii=False) + "\n")
             per_deal.append(statistics.fmean(points))
             mean, half = interval(per_deal)
-            print(f"[{done}/{len(tasks)} deals, {time.time() - started:.0f}s] "
-                  f"{name_a} {mean:+.3f} ± {half:.3f}", file=sys.stderr, flush=True)
+            print(
+                f"[{done}/{len(tasks)} deals, {time.time() - started:.0f}s] "
+                f"{name_a} {mean:+.3f} ± {half:.3f}",
+                file=sys.stderr,
+                flush=True,
+            )
             if args.minutes and time.time() - started > 60 * args.minutes:
                 print(f"stopping after {args.minutes} minutes", file=sys.stderr)
                 break
@@ -154,21 +158,29 @@ def main() -> int:
     games = len(per_deal) * len(ARRANGEMENTS)
     mean, half = interval(per_deal)
     seat_games = sum(results.values())
-    print(f"{name_a} ({options_a}) vs {name_b} ({options_b}): "
-          f"{len(per_deal)} deals x 6 seatings = {games} games")
-    print(f"{name_a} mean points per seat per game: {mean:+.3f}, "
-          f"95% CI [{mean - half:+.3f}, {mean + half:+.3f}] ({name_b}: {-mean:+.3f})")
+    print(
+        f"{name_a} ({options_a}) vs {name_b} ({options_b}): "
+        f"{len(per_deal)} deals x 6 seatings = {games} games"
+    )
+    print(
+        f"{name_a} mean points per seat per game: {mean:+.3f}, "
+        f"95% CI [{mean - half:+.3f}, {mean + half:+.3f}] ({name_b}: {-mean:+.3f})"
+    )
     rates = ", ".join(f"{k} {results[k] / seat_games:.1%}" for k in ("win", "draw", "loss"))
     print(f"{name_a} seat results: {rates}")
     print("outcomes: " + ", ".join(f"{k} {v / games:.1%}" for k, v in outcomes.most_common()))
     for name, values in times.items():
-        print(f"{name} decision time: p50 {percentile(values, 0.5) * 1000:.1f} ms, "
-              f"p99 {percentile(values, 0.99) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms "
-              f"over {len(values)} decisions")
+        print(
+            f"{name} decision time: p50 {percentile(values, 0.5) * 1000:.1f} ms, "
+            f"p99 {percentile(values, 0.99) * 1000:.1f} ms, max {max(values) * 1000:.1f} ms "
+            f"over {len(values)} decisions"
+        )
     if worlds:
-        print(f"sampled worlds per searched decision: p50 {percentile(worlds, 0.5):.0f}, "
-              f"p1 {percentile(worlds, 0.01):.0f}, mean {statistics.fmean(worlds):.0f} "
-              f"over {len(worlds)} decisions")
+        print(
+            f"sampled worlds per searched decision: p50 {percentile(worlds, 0.5):.0f}, "
+            f"p1 {percentile(worlds, 0.01):.0f}, mean {statistics.fmean(worlds):.0f} "
+            f"over {len(worlds)} decisions"
+        )
     return 0
 
 

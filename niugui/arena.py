@@ -169,8 +169,13 @@ def run(
     for spec in specs:
         load_bot(spec)  # fail early and clearly on a bad name
     jobs = [(deal, budget) for deal in range(deals_for(games))]
-    deals = map_games(play_deal, jobs, as_backend(workers), common=(list(specs), seed),
-                      on_result=None if on_deal is None else lambda _, reports: on_deal(reports))
+    deals = map_games(
+        play_deal,
+        jobs,
+        as_backend(workers),
+        common=(list(specs), seed),
+        on_result=None if on_deal is None else lambda _, reports: on_deal(reports),
+    )
     return [report for reports in deals for report in reports]
 
 

@@ -16,7 +16,11 @@ from .model import Network
 
 
 def points_vs_expert(
-    net: Network, games: int, seed: int, margin: float | None = None, deals: str = "learn-eval",
+    net: Network,
+    games: int,
+    seed: int,
+    margin: float | None = None,
+    deals: str = "learn-eval",
     backend: Backend = SERIAL,
 ) -> tuple[float, float]:
     """The network's bot's mean points a game against expert and the half-width of its 95% interval
