@@ -25,6 +25,7 @@ FirstDrawer(seat=0, by='flip', card=SK)
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Literal, NamedTuple, TypedDict
 
 from .cards import Card
@@ -94,14 +95,15 @@ def decide_first_drawer(previous_first: int | None, turn_up: Callable[[], Card])
     return FirstDrawer(flip_first_drawer(card), "flip", card)
 
 
+@dataclass
 class Series:
-    """Running totals (R36) and the next first drawer (R8) across the games of one table."""
+    """Running totals (R36) and the next first drawer (R8) across the games of one table (a plain
+    dataclass: a server stores it with the table's state between games)."""
 
-    def __init__(self) -> None:
-        self.totals = [0] * SEATS
-        self.games = 0
-        self.next_first_drawer: int | None = None
-        """The previous game's 上游; ``None`` before the first game or after one with no 上游."""
+    totals: list[int] = field(default_factory=lambda: [0] * SEATS)
+    games: int = 0
+    next_first_drawer: int | None = None
+    """The previous game's 上游; ``None`` before the first game or after one with no 上游."""
 
     def first_drawer_known(self) -> bool:
         """False when the table must designate the first drawer (翻牌), R8."""

@@ -12,7 +12,7 @@ from .directory import Directory
 from .metrics import Metrics
 from .protocol import EVENT_ADAPTER, EvDeal
 from .store import Store
-from .tables import Deal, Sent, Services, Stored, Table, TableModel, reduce
+from .tables import Deal, Sent, Services, Stored, Table, TableModel, reduce, saved_state
 
 Rebuilt = tuple[TableModel, list[Sent]]
 """A table's state replayed from its stored events, and its latest events (for reconnects)."""
@@ -35,18 +35,26 @@ class TableLoader:
         return Table(state, self.services, self.config, self.metrics, on_failure=self.reload)
 
     def replay(self, table_id: str) -> Rebuilt | None:
-        """The table replayed from its stored events; None if its creation was never stored. Only reads
-        the store and builds new objects: it may run away from the event loop."""
+        """The table rebuilt from the store: its state stored before its latest deal and the events
+        since (:mod:`.tables.saved_state`), or all its events when no game has that state; None if its
+        creation was never stored. Only reads the store and builds new objects: it may run away from
+        the event loop."""
         row = self.store.table_row(table_id)
         if row is None:
             return None
+        saved, games = self.store.restart_point(table_id)
         deals = {
-            g.id: Deal(g.game_no, g.first_drawer, tuple(g.deck), g.salt, g.commitment, g.meta)
-            for g in self.store.games_of(table_id)
+            g.id: Deal(g.game_no, g.first_drawer, tuple(g.deck), g.salt, g.commitment, g.meta) for g in games
         }
-        state = TableModel(table_id, creator=row["creator"], code=row["code"])
-        events = self.store.events(table_id)
+        if saved is None:  # no game stored with the table's state: from the first event
+            state = TableModel(table_id, creator=row["creator"], code=row["code"])
+        else:  # from the latest deal on (the state before it, then the events since)
+            state = saved_state.load(saved)
+        recent = row["last_seq"] - self.config.replay_limit  # the latest events are kept for reconnects
+        events = self.store.events(table_id, after=max(0, min(state.seq, recent)))
         for stored in events:
+            if stored.seq <= state.seq:
+                continue  # older than the stored state: only kept for reconnects
             event = EVENT_ADAPTER.validate_json(stored.payload)
             deal = deals[event.game_id] if isinstance(event, EvDeal) else None
             reduce(state, Stored(stored.seq, stored.created_at, event, deal))

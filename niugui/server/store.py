@@ -89,6 +89,9 @@ games = sa.Table(
     sa.Column("record", sa.Text, nullable=True),
     sa.Column("started_at", sa.Float, nullable=False),
     sa.Column("finished_at", sa.Float, nullable=True),
+    # the table's state before this game's deal (niugui/server/tables/saved_state.py): a table is rebuilt
+    # from its latest one on; null for games stored before it existed (their table replays from the start)
+    sa.Column("table_state", sa.Text, nullable=True),
 )
 ledger = sa.Table(
     "ledger",
@@ -201,7 +204,9 @@ class Write:
     status: str
     event: AnyEvent
     deal: DealData | None = None
-    """A deal: the new game, stored in ``games`` (the event gets its id)."""
+    """A deal: the new game, stored in ``games`` (the event gets its id) ..."""
+    table_state: str | None = None
+    """... with the table's state before it (:mod:`niugui.server.tables.saved_state`), when given."""
     record: dict[str, Any] | None = None
     """A game's end: its record (RECORD.md) ..."""
     entries: Sequence[LedgerEntry] = ()
@@ -453,6 +458,22 @@ class Store:
         with self.engine.begin() as c:
             rows = c.execute(sa.select(games).where(games.c.table_id == table_id).order_by(games.c.id)).all()
         return [_game_row(row) for row in rows]
+
+    def restart_point(self, table_id: str) -> tuple[str | None, list[GameRow]]:
+        """Where a table is rebuilt from: the table's state stored with its latest game that has one
+        (``games.table_state``), and that game and the later ones (their deals); ``(None, every
+        game)`` when no game has one (the table replays from its first event)."""
+        with self.engine.begin() as c:
+            latest = (
+                sa.select(sa.func.max(games.c.id))
+                .where(games.c.table_id == table_id, games.c.table_state.is_not(None))
+                .scalar_subquery()
+            )
+            query = sa.select(games).where(games.c.table_id == table_id)
+            query = query.where(games.c.id >= sa.func.coalesce(latest, 0)).order_by(games.c.id)
+            rows = c.execute(query).all()
+        state = rows[0].table_state if rows else None
+        return state, [_game_row(row) for row in rows]
 
     def game(self, game_id: int) -> GameRow | None:
         with self.engine.begin() as c:
@@ -756,7 +777,7 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
         event = w.event
         if w.deal is not None:
             assert isinstance(event, EvDeal), "a game is stored with its deal event"
-            w.game_id = _insert_game(c, w.table_id, w.deal, w.time)
+            w.game_id = _insert_game(c, w.table_id, w.deal, w.time, w.table_state)
             event = event.model_copy(update={"game_id": w.game_id})
         if w.record is not None:
             _finish_game(c, w, w.record)
@@ -804,10 +825,11 @@ class StaleWrite(RuntimeError):
     fencing token is older than the table's (a cluster node that lost its lease)."""
 
 
-def _insert_game(c: Connection, table_id: str, deal: DealData, now: float) -> int:
+def _insert_game(c: Connection, table_id: str, deal: DealData, now: float, table_state: str | None) -> int:
     inserted = c.execute(
         games.insert().values(
             table_id=table_id,
+            table_state=table_state,
             game_no=deal.game_no,
             first_drawer=deal.first_drawer,
             deck=",".join(deal.deck),

@@ -4,6 +4,7 @@
 - :mod:`.commands` — a request → the events it causes, checked with the engine (pure);
 - :mod:`.fanout` — each recipient's frame, built from the protocol models, and the replay buffer;
 - :mod:`.clock` — what the table waits for (turn timers, bots' moves, grace periods) and its timers;
+- :mod:`.saved_state` — the state before a deal, stored with the game: a table is rebuilt from it;
 - :mod:`.table` — the glue: command → store → reduce → fan-out → clock, one job at a time.
 """
 

@@ -42,7 +42,7 @@ from ..protocol import (
 )
 from ..store import PlayerCard, Write
 from ..writer import EventWriter
-from . import commands
+from . import commands, saved_state
 from .bots import BotRunner, Bots, least_action
 from .clock import DISSOLVE_SECONDS, Clock, Due, Timers, ready_due, turn_due, vote_due
 from .commands import Dealer, Fault, Step
@@ -400,6 +400,7 @@ class Table:
                     status,
                     step.event,
                     deal=step.deal,
+                    table_state=None if step.deal is None else saved_state.dump(state),  # before this batch
                     record=None if step.finish is None else step.finish.record,
                     entries=() if step.finish is None else step.finish.entries,
                     rated=None if step.finish is None else step.finish.rated,
