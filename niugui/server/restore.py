@@ -11,7 +11,7 @@ from .config import Config
 from .directory import Directory
 from .metrics import Metrics
 from .protocol import EVENT_ADAPTER, EvDeal
-from .store import Store
+from .store import Store, StoredTable
 from .tables import Deal, Sent, Services, Stored, Table, TableModel, reduce, saved_state
 
 Rebuilt = tuple[TableModel, list[Sent]]
@@ -35,30 +35,31 @@ class TableLoader:
         return Table(state, self.services, self.config, self.metrics, on_failure=self.reload)
 
     def replay(self, table_id: str) -> Rebuilt | None:
-        """The table rebuilt from the store: its state stored before its latest deal and the events
-        since (:mod:`.tables.saved_state`), or all its events when no game has that state; None if its
-        creation was never stored. Only reads the store and builds new objects: it may run away from
-        the event loop."""
-        row = self.store.table_row(table_id)
-        if row is None:
-            return None
-        saved, games = self.store.restart_point(table_id)
+        """The table rebuilt from the store (:meth:`replayed`); None if its creation was never stored.
+        Only reads the store and builds new objects: it may run away from the event loop."""
+        stored = self.store.stored_tables([table_id], self.config.replay_limit).get(table_id)
+        return None if stored is None else self.replayed(table_id, stored)
+
+    def replayed(self, table_id: str, stored: StoredTable) -> Rebuilt:
+        """The table of what the store holds: its state stored before its latest deal and the events
+        since (:mod:`.tables.saved_state`), or all its events when no game has that state. Pure: it
+        may run away from the event loop."""
         deals = {
-            g.id: Deal(g.game_no, g.first_drawer, tuple(g.deck), g.salt, g.commitment, g.meta) for g in games
+            g.id: Deal(g.game_no, g.first_drawer, tuple(g.deck), g.salt, g.commitment, g.meta)
+            for g in stored.games
         }
-        if saved is None:  # no game stored with the table's state: from the first event
-            state = TableModel(table_id, creator=row["creator"], code=row["code"])
+        if stored.saved is None:  # no game stored with the table's state: from the first event
+            state = TableModel(table_id, creator=stored.creator, code=stored.code)
         else:  # from the latest deal on (the state before it, then the events since)
-            state = saved_state.load(saved)
-        recent = row["last_seq"] - self.config.replay_limit  # the latest events are kept for reconnects
-        events = self.store.events(table_id, after=max(0, min(state.seq, recent)))
-        for stored in events:
-            if stored.seq <= state.seq:
+            state = saved_state.load(stored.saved)
+        for event_row in stored.events:
+            if event_row.seq <= state.seq:
                 continue  # older than the stored state: only kept for reconnects
-            event = EVENT_ADAPTER.validate_json(stored.payload)
+            event = EVENT_ADAPTER.validate_json(event_row.payload)
             deal = deals[event.game_id] if isinstance(event, EvDeal) else None
-            reduce(state, Stored(stored.seq, stored.created_at, event, deal))
-        return state, [(e.seq, e.created_at, e.payload) for e in events[-self.config.replay_limit :]]
+            reduce(state, Stored(event_row.seq, event_row.created_at, event, deal))
+        recent = stored.events[-self.config.replay_limit :]
+        return state, [(e.seq, e.created_at, e.payload) for e in recent]
 
     def rebuild(self, table_id: str) -> Table:
         """A stored table, rebuilt (not yet in the directory, not resumed)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -89,9 +89,11 @@ games = sa.Table(
     sa.Column("record", sa.Text, nullable=True),
     sa.Column("started_at", sa.Float, nullable=False),
     sa.Column("finished_at", sa.Float, nullable=True),
-    # the table's state before this game's deal (niugui/server/tables/saved_state.py): a table is rebuilt
-    # from its latest one on; null for games stored before it existed (their table replays from the start)
+    # the table's state before this game's deal (niugui/server/tables/saved_state.py) and its seq: a table
+    # is rebuilt from its latest one on; null for games stored before it existed (their table replays
+    # from its first event)
     sa.Column("table_state", sa.Text, nullable=True),
+    sa.Column("state_seq", sa.Integer, nullable=True),
 )
 ledger = sa.Table(
     "ledger",
@@ -164,6 +166,21 @@ class StoredEvent:
 
 
 @dataclass(frozen=True)
+class StoredTable:
+    """What a table is rebuilt from (:meth:`Store.stored_tables`)."""
+
+    creator: str
+    code: str | None
+    status: str
+    saved: str | None
+    """The table's state stored with its latest game that has one; None: it replays from its first event."""
+    games: list[GameRow]
+    """That game and the later ones (every game when ``saved`` is None): their deals."""
+    events: list[StoredEvent]
+    """Every event after ``saved``'s seq, and at least the latest ``recent`` ones."""
+
+
+@dataclass(frozen=True)
 class GameRow:
     id: int
     table_id: str
@@ -205,8 +222,9 @@ class Write:
     event: AnyEvent
     deal: DealData | None = None
     """A deal: the new game, stored in ``games`` (the event gets its id) ..."""
-    table_state: str | None = None
-    """... with the table's state before it (:mod:`niugui.server.tables.saved_state`), when given."""
+    table_state: tuple[int, str] | None = None
+    """... with the table's state before it, when given: its seq and its stored form
+    (:mod:`niugui.server.tables.saved_state`)."""
     record: dict[str, Any] | None = None
     """A game's end: its record (RECORD.md) ..."""
     entries: Sequence[LedgerEntry] = ()
@@ -408,8 +426,7 @@ class Store:
         """Raise a table's fencing token to ``fence`` (a cluster node took it over): from now on
         writes with an older token are refused. False if the table has a newer one (or none)."""
         with self.engine.begin() as c:
-            query = tables.update().where(tables.c.id == table_id, tables.c.fence < fence)
-            return (c.execute(query.values(fence=fence)).rowcount or 0) == 1
+            return _claim(c, table_id, fence)
 
     def table_of_code(self, code: str) -> str | None:
         """The unfinished table with this join code (a cluster node asked for one it does not hold)."""
@@ -459,21 +476,48 @@ class Store:
             rows = c.execute(sa.select(games).where(games.c.table_id == table_id).order_by(games.c.id)).all()
         return [_game_row(row) for row in rows]
 
-    def restart_point(self, table_id: str) -> tuple[str | None, list[GameRow]]:
-        """Where a table is rebuilt from: the table's state stored with its latest game that has one
-        (``games.table_state``), and that game and the later ones (their deals); ``(None, every
-        game)`` when no game has one (the table replays from its first event)."""
+    def stored_tables(
+        self, table_ids: Sequence[str], recent: int, fences: Mapping[str, int] | None = None
+    ) -> dict[str, StoredTable]:
+        """What each table is rebuilt from (:class:`StoredTable`), read in one transaction — a table
+        never stored is absent. ``recent``: at least this many of its latest events are read (a
+        reconnect is sent them). ``fences``: each table's fencing token is raised to its own first, as
+        :meth:`claim` does, and a table whose token could not be raised (it has a newer one) is left
+        out; the events are read after the raise, so the table's previous owner can add none."""
         with self.engine.begin() as c:
+            ids = [t for t in table_ids if fences is None or _claim(c, t, fences[t])]
+            if not ids:
+                return {}
+            rows = {r.id: r for r in c.execute(sa.select(tables).where(tables.c.id.in_(ids)))}
+            saved = games.alias("saved")
             latest = (
-                sa.select(sa.func.max(games.c.id))
-                .where(games.c.table_id == table_id, games.c.table_state.is_not(None))
+                sa.select(sa.func.max(saved.c.id))
+                .where(saved.c.table_id == games.c.table_id, saved.c.table_state.is_not(None))
                 .scalar_subquery()
             )
-            query = sa.select(games).where(games.c.table_id == table_id)
-            query = query.where(games.c.id >= sa.func.coalesce(latest, 0)).order_by(games.c.id)
-            rows = c.execute(query).all()
-        state = rows[0].table_state if rows else None
-        return state, [_game_row(row) for row in rows]
+            query = sa.select(games).where(games.c.table_id.in_(list(rows)))
+            found: dict[str, list[Any]] = {t: [] for t in rows}
+            for row in c.execute(query.where(games.c.id >= sa.func.coalesce(latest, 0)).order_by(games.c.id)):
+                found[row.table_id].append(row)
+            stored = {}
+            for table_id, row in rows.items():
+                first = found[table_id][0] if found[table_id] else None
+                state_seq = 0 if first is None or first.table_state is None else int(first.state_seq)
+                after = max(0, min(state_seq, row.last_seq - recent))
+                events = c.execute(
+                    sa.select(table_events)
+                    .where(table_events.c.table_id == table_id, table_events.c.seq > after)
+                    .order_by(table_events.c.seq)
+                ).all()
+                stored[table_id] = StoredTable(
+                    row.creator,
+                    row.code,
+                    row.status,
+                    None if first is None else first.table_state,
+                    [_game_row(g) for g in found[table_id]],
+                    [StoredEvent(e.seq, e.kind, e.payload, e.created_at) for e in events],
+                )
+        return stored
 
     def game(self, game_id: int) -> GameRow | None:
         with self.engine.begin() as c:
@@ -820,16 +864,24 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
         raise StaleWrite("a table's events do not follow its stored sequence, or its owner changed")
 
 
+def _claim(c: Connection, table_id: str, fence: int) -> bool:
+    query = tables.update().where(tables.c.id == table_id, tables.c.fence < fence)
+    return (c.execute(query.values(fence=fence)).rowcount or 0) == 1
+
+
 class StaleWrite(RuntimeError):
     """Refused: the events do not follow the stored ones (non-contiguous ``seq``), or the writer's
     fencing token is older than the table's (a cluster node that lost its lease)."""
 
 
-def _insert_game(c: Connection, table_id: str, deal: DealData, now: float, table_state: str | None) -> int:
+def _insert_game(
+    c: Connection, table_id: str, deal: DealData, now: float, table_state: tuple[int, str] | None
+) -> int:
     inserted = c.execute(
         games.insert().values(
             table_id=table_id,
-            table_state=table_state,
+            state_seq=None if table_state is None else table_state[0],
+            table_state=None if table_state is None else table_state[1],
             game_no=deal.game_no,
             first_drawer=deal.first_drawer,
             deck=",".join(deal.deck),

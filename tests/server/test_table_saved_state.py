@@ -10,13 +10,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from table_harness import FakeClient, Rig, play_out, rig, seated_table
 
 from niugui.server.protocol import TableSettings
-from niugui.server.store import Store, games
+from niugui.server.store import games
 from niugui.server.tables import Fault, Table, TableModel, saved_state
 
 
@@ -31,19 +30,6 @@ def same_table(rebuilt: TableModel, live: TableModel, table: Table) -> None:
         assert table.fanout.snapshot(rebuilt, seat) == table.fanout.snapshot(live, seat)
 
 
-def events_read_after(r: Rig, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Spy on the store: the ``after`` of each events read."""
-    reads: list[int] = []
-    original = Store.events
-
-    def events(store: Store, table_id: str, after: int = 0) -> Any:
-        reads.append(after)
-        return original(store, table_id, after)
-
-    monkeypatch.setattr(Store, "events", events)
-    return reads
-
-
 def next_game(r: Rig, table: Table, clients: list[FakeClient]) -> None:
     for c in clients:
         if table.state.seat_of(c.account_id) is not None and table.state.status == "between":
@@ -51,7 +37,7 @@ def next_game(r: Rig, table: Table, clients: list[FakeClient]) -> None:
 
 
 def test_R36_a_table_is_rebuilt_from_its_latest_deal_and_equals_the_live_one(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     r = rig(tmp_path, replay_limit=8)
     table, clients = seated_table(r, humans=2)
@@ -65,16 +51,17 @@ def test_R36_a_table_is_rebuilt_from_its_latest_deal_and_equals_the_live_one(
     r.clock.advance(r.config.bot_delay)  # a move or two into the fifth game
     live = table.state
     assert live.status == "playing" and live.series.games == 4 and any(live.series.totals)
-    reads = events_read_after(r, monkeypatch)
     rebuilt = r.hub.loader.rebuild(table.id)
     same_table(rebuilt.state, live, table)
     deal_seq = max(seq for seq, _, payload in table.fanout.recent if '"kind":"deal"' in payload)
-    assert reads == [min(deal_seq - 1, live.seq - 8)]  # only the events since the deal (and the latest 8)
+    stored = r.store.stored_tables([table.id], recent=8)[table.id]
+    assert stored.saved is not None  # only the events since the deal (and the latest 8) are read
+    assert stored.events[0].seq == min(deal_seq, live.seq - 7) and stored.events[-1].seq == live.seq
     assert [sent[0] for sent in rebuilt.fanout.recent] == list(range(live.seq - 7, live.seq + 1))
 
 
 def test_a_table_whose_games_were_stored_before_the_saved_state_replays_from_its_first_event(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path,
 ) -> None:
     r = rig(tmp_path)
     table, clients = seated_table(r, humans=1)
@@ -82,11 +69,11 @@ def test_a_table_whose_games_were_stored_before_the_saved_state_replays_from_its
         play_out(r, table, clients)
         next_game(r, table, clients)
     with r.store.engine.begin() as c:  # as a database migrated from before 0011 has them
-        c.execute(games.update().values(table_state=None))
-    reads = events_read_after(r, monkeypatch)
+        c.execute(games.update().values(table_state=None, state_seq=None))
     rebuilt = r.hub.loader.rebuild(table.id).state
     same_table(rebuilt, table.state, table)
-    assert reads == [0]
+    stored = r.store.stored_tables([table.id], recent=8)[table.id]
+    assert stored.saved is None and stored.events[0].seq == 1 and len(stored.games) == 3
 
 
 @st.composite

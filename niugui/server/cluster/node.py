@@ -54,6 +54,7 @@ from ..protocol import (
     Watch,
 )
 from ..protocol import Request as ClientRequest
+from ..restore import Rebuilt
 from ..store import StaleWrite, Write
 from ..tables import Answer, Client, Fault, Reply, Table, is_bot_account
 from ..tables.fanout import TableFrame
@@ -81,8 +82,13 @@ from .lease import Leases
 from .lobby_index import LobbyIndex
 from .settings import ClusterSettings
 
-ADOPTING_AT_ONCE = 8
-"""Tables a node rebuilds at once while it takes a silent node's over (each waits on the database)."""
+LEASES_AT_ONCE = 32
+"""Leases a node takes at once while it takes a silent node's tables over (Redis round trips)."""
+ADOPT_BATCH = 16
+"""Tables claimed and read in one database transaction, and rebuilt in one job away from the loop,
+at a takeover (one transaction each cost a dozen round trips a table: issue 32)."""
+BATCHES_AT_ONCE = 2
+"""Batches in flight at once: one waits on the database while the other is rebuilt."""
 MOVING = "this table is moving to another node; try again in a moment"
 
 
@@ -833,57 +839,109 @@ class Node:
         await self._adopt_all(orphans)
 
     async def _adopt_all(self, table_ids: list[str], dead: str | None = None) -> None:
-        """Adopt the tables (a few at a time); ``dead``: they are that silent node's (see
-        :meth:`Leases.steal`), else nobody's (their lease is free)."""
-        limit = asyncio.Semaphore(ADOPTING_AT_ONCE)
+        """Adopt the tables: their leases taken (``dead``: they are that silent node's, see
+        :meth:`Leases.steal`; else nobody's, their lease is free), then claimed, read and rebuilt in
+        batches of :data:`ADOPT_BATCH`."""
+        wanted = [t for t in dict.fromkeys(table_ids) if t not in self.fences and t not in self._adopting]
+        if self._stopping or not wanted:
+            return
+        self._adopting.update(wanted)
+        try:
+            tokens = await self._take_leases(wanted, dead)
+            self._adopting.difference_update(t for t in wanted if t not in tokens)
+            held = list(tokens.items())
+            batches = [dict(held[i : i + ADOPT_BATCH]) for i in range(0, len(held), ADOPT_BATCH)]
+            limit = asyncio.Semaphore(BATCHES_AT_ONCE)
 
-        async def one(table_id: str) -> None:
+            async def one(batch: dict[str, int]) -> None:
+                async with limit:
+                    await self._adopt_batch(batch)
+
+            await asyncio.gather(*(one(b) for b in batches))
+        finally:
+            self._adopting.difference_update(wanted)
+
+    async def _take_leases(self, table_ids: list[str], dead: str | None) -> dict[str, int]:
+        """The tables whose lease this node took, with its fencing token (a few dozen at once)."""
+        limit = asyncio.Semaphore(LEASES_AT_ONCE)
+
+        async def one(table_id: str) -> int | None:
             async with limit:
-                if self._stopping or table_id in self.fences or table_id in self._adopting:
-                    return
-                self._adopting.add(table_id)
                 try:
-                    await self._adopt(table_id, dead)
+                    if dead is None:
+                        return await self.leases.acquire(table_id)
+                    return await self.leases.steal(table_id, dead)
                 except Exception as error:
-                    logs.warning("could not adopt a table", table=table_id, error=type(error).__name__)
-                finally:
-                    self._adopting.discard(table_id)
+                    logs.warning("could not take a lease", table=table_id, error=type(error).__name__)
+                    return None
 
-        await asyncio.gather(*(one(t) for t in table_ids))
+        tokens = await asyncio.gather(*(one(t) for t in table_ids))
+        return {t: token for t, token in zip(table_ids, tokens, strict=True) if token is not None}
 
-    async def _adopt(self, table_id: str, dead: str | None = None) -> None:
-        """Take a table over: lease, fence in the database, rebuild from its events, go on."""
-        token = await (self.leases.acquire(table_id) if dead is None else self.leases.steal(table_id, dead))
-        if token is None:
+    async def _adopt_batch(self, tokens: dict[str, int]) -> None:
+        """Take tables over whose leases this node took: their fences raised in the database and
+        their state read in one transaction, rebuilt away from the loop, then served from here."""
+        until = time.monotonic() + self.settings.lease_seconds
+        for table_id, token in tokens.items():
+            self.fences[table_id] = (token, until)
+            old = self.hub.tables.pop(table_id, None)
+            if old is not None:
+                old.close()
+        try:
+            read = await asyncio.to_thread(self._read_batch, tokens)
+        except Exception as error:  # the leases run out unrenewed; this node's set still lists the
+            logs.warning("could not read tables to adopt", tables=len(tokens), error=type(error).__name__)
+            for table_id, token in tokens.items():  # tables: :meth:`_reconcile` takes them again
+                if self.fences.get(table_id, (None,))[0] == token:
+                    self.fences.pop(table_id)
             return
-        row = await asyncio.to_thread(self.hub.store.table_row, table_id)
-        if row is None or row["status"] == "finished":  # nothing to go on with
-            await self.leases.release(table_id, token)
-            await self.index.remove([table_id])
-            return
-        if not await asyncio.to_thread(self.hub.store.claim, table_id, token):
-            await self.leases.release(table_id, token)
-            return
-        self.fences[table_id] = (token, time.monotonic() + self.settings.lease_seconds)
-        old = self.hub.tables.pop(table_id, None)
-        if old is not None:
-            old.close()
-        try:  # its events read in a thread: the loop serves this node's tables meanwhile
-            rebuilt = await asyncio.to_thread(self.hub.loader.replay, table_id)
-            if self._stopping or self.fences.get(table_id, (None,))[0] != token:
-                return  # stopped, or lost meanwhile (the lease is no longer this adoption's)
-            table = self.hub.loader.build(table_id, rebuilt)
-        except Exception as error:
+        if self._stopping:
+            return  # the drain releases every lease in :attr:`fences` (this node's set still lists them)
+        for table_id, token in tokens.items():
+            if self.fences.get(table_id, (None,))[0] != token:
+                continue  # lost meanwhile (the lease is no longer this adoption's)
+            outcome = read.get(table_id, "taken")
+            if isinstance(outcome, tuple):
+                try:
+                    self._install(table_id, self.hub.loader.build(table_id, outcome))
+                    continue
+                except Exception as error:
+                    outcome = error
             self.fences.pop(table_id, None)
             await self.leases.release(table_id, token)
-            self.hub.loader.quarantine(table_id, error)
-            return
+            if isinstance(outcome, BaseException):
+                self.hub.loader.quarantine(table_id, outcome)
+            elif outcome in ("gone", "finished"):  # nothing to go on with
+                await self.index.remove([table_id])
+        self.metrics.owned.set(len(self.fences))
+        self.loads[self.node_id] = len(self.fences)
+
+    def _read_batch(self, tokens: dict[str, int]) -> dict[str, Rebuilt | Exception | str]:
+        """Away from the loop: each table claimed with its token and rebuilt (:meth:`Store.stored_tables`,
+        :meth:`TableLoader.replayed`) — or why not: ``"finished"``, ``"gone"`` (never stored),
+        ``"taken"`` (a newer token holds it), the exception its events raised."""
+        loader = self.hub.loader
+        stored = self.hub.store.stored_tables(list(tokens), self.hub.config.replay_limit, fences=tokens)
+        read: dict[str, Rebuilt | Exception | str] = {}
+        for table_id in tokens:
+            found = stored.get(table_id)
+            if found is None:
+                read[table_id] = "gone" if self.hub.store.table_row(table_id) is None else "taken"
+            elif found.status == "finished":
+                read[table_id] = "finished"
+            else:
+                try:
+                    read[table_id] = loader.replayed(table_id, found)
+                except Exception as error:
+                    read[table_id] = error
+        return read
+
+    def _install(self, table_id: str, table: Table) -> None:
+        """An adopted table, rebuilt: served from this node from now on, its timers re-armed."""
         self.hub.tables[table_id] = table
         self.hub.metrics.tables.set(len(self.hub.tables))
         table.resume()
         self.metrics.takeovers.inc()
-        self.metrics.owned.set(len(self.fences))
-        self.loads[self.node_id] = len(self.fences)
         logs.info("table adopted", table=table_id, node=self.node_id, seq=table.state.seq)
         self._moved(table_id, self.node_id)  # this node's followers subscribe here
         self.bus.send("*", Owner(table=table_id, node=self.node_id))

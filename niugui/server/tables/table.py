@@ -388,7 +388,7 @@ class Table:
         now = self.services.now()
         status, seq = state.status, state.seq
         writes = []
-        for step in todo:
+        for step in todo:  # a deal stores the table's state before this batch with its game
             seq += 1
             status = status_after(status, state, step.event)
             created = step.event.kind == "table_created"
@@ -400,7 +400,9 @@ class Table:
                     status,
                     step.event,
                     deal=step.deal,
-                    table_state=None if step.deal is None else saved_state.dump(state),  # before this batch
+                    table_state=None
+                    if step.deal is None
+                    else (state.seq, saved_state.dump(state)),  # before this batch
                     record=None if step.finish is None else step.finish.record,
                     entries=() if step.finish is None else step.finish.entries,
                     rated=None if step.finish is None else step.finish.rated,
