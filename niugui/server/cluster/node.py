@@ -902,13 +902,21 @@ class Node:
                     self._install(table_id, table)
                     continue
             self.fences.pop(table_id, None)
-            await self.leases.release(table_id, token)
             if isinstance(outcome, BaseException):
                 self.hub.loader.quarantine(table_id, outcome)
-            elif outcome in ("gone", "finished"):  # nothing to go on with
-                await self.index.remove([table_id])
+            await self._let_go(table_id, token, forget_listing=outcome in ("gone", "finished"))
         self.metrics.owned.set(len(self.fences))
         self.loads[self.node_id] = len(self.fences)
+
+    async def _let_go(self, table_id: str, token: int, forget_listing: bool) -> None:
+        """Release a lease a takeover took and will not serve (and, ``forget_listing``, the lobby's
+        entry of a table with nothing to go on with); a failure only logged: the lease runs out."""
+        try:
+            await self.leases.release(table_id, token)
+            if forget_listing:
+                await self.index.remove([table_id])
+        except Exception as error:
+            logs.warning("could not let an adopted table go", table=table_id, error=type(error).__name__)
 
     def _read_batch(self, tokens: dict[str, int]) -> dict[str, Rebuilt | Exception | str]:
         """Away from the loop: each table claimed with its token and rebuilt (:meth:`Store.stored_tables`,
