@@ -94,6 +94,7 @@ games = sa.Table(
     # from its first event)
     sa.Column("table_state", sa.Text, nullable=True),
     sa.Column("state_seq", sa.Integer, nullable=True),
+    sa.Index("ix_games_table_id_id", "table_id", "id"),  # a table's latest game, at once
 )
 ledger = sa.Table(
     "ledger",
@@ -175,7 +176,7 @@ class StoredTable:
     saved: str | None
     """The table's state stored with its latest game that has one; None: it replays from its first event."""
     games: list[GameRow]
-    """That game and the later ones (every game when ``saved`` is None): their deals."""
+    """That game (every game when ``saved`` is None): its deal."""
     events: list[StoredEvent]
     """Every event after ``saved``'s seq, and at least the latest ``recent`` ones."""
 
@@ -262,7 +263,12 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self.engine: Engine = sa.create_engine(url, future=True, pool_pre_ping=not url.startswith("sqlite"))
+        self.engine: Engine = sa.create_engine(
+            url,
+            future=True,
+            pool_pre_ping=not url.startswith("sqlite"),
+            hide_parameters=True,  # an error's text (logged) never quotes a deck, a salt or a token
+        )
         if self.engine.dialect.name == "sqlite":
             sa.event.listen(self.engine, "connect", _sqlite_pragmas)
 
@@ -483,41 +489,13 @@ class Store:
         never stored is absent. ``recent``: at least this many of its latest events are read (a
         reconnect is sent them). ``fences``: each table's fencing token is raised to its own first, as
         :meth:`claim` does, and a table whose token could not be raised (it has a newer one) is left
-        out; the events are read after the raise, so the table's previous owner can add none."""
+        out; the events are read after the raise, so the table's previous owner can add none. The rows
+        are locked in the order of their ids, as the event writer locks them (no deadlock)."""
+        ordered = sorted(set(table_ids))
         with self.engine.begin() as c:
-            ids = [t for t in table_ids if fences is None or _claim(c, t, fences[t])]
-            if not ids:
-                return {}
-            rows = {r.id: r for r in c.execute(sa.select(tables).where(tables.c.id.in_(ids)))}
-            saved = games.alias("saved")
-            latest = (
-                sa.select(sa.func.max(saved.c.id))
-                .where(saved.c.table_id == games.c.table_id, saved.c.table_state.is_not(None))
-                .scalar_subquery()
-            )
-            query = sa.select(games).where(games.c.table_id.in_(list(rows)))
-            found: dict[str, list[Any]] = {t: [] for t in rows}
-            for row in c.execute(query.where(games.c.id >= sa.func.coalesce(latest, 0)).order_by(games.c.id)):
-                found[row.table_id].append(row)
-            stored = {}
-            for table_id, row in rows.items():
-                first = found[table_id][0] if found[table_id] else None
-                state_seq = 0 if first is None or first.table_state is None else int(first.state_seq)
-                after = max(0, min(state_seq, row.last_seq - recent))
-                events = c.execute(
-                    sa.select(table_events)
-                    .where(table_events.c.table_id == table_id, table_events.c.seq > after)
-                    .order_by(table_events.c.seq)
-                ).all()
-                stored[table_id] = StoredTable(
-                    row.creator,
-                    row.code,
-                    row.status,
-                    None if first is None else first.table_state,
-                    [_game_row(g) for g in found[table_id]],
-                    [StoredEvent(e.seq, e.kind, e.payload, e.created_at) for e in events],
-                )
-        return stored
+            ids = [t for t in ordered if fences is None or _claim(c, t, fences[t])]
+            rows = c.execute(sa.select(tables).where(tables.c.id.in_(ids))).all() if ids else []
+            return {row.id: _stored_table(c, row, recent) for row in rows}
 
     def game(self, game_id: int) -> GameRow | None:
         with self.engine.begin() as c:
@@ -847,7 +825,8 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
     try:
         if rows:
             cursor.executemany(hot.insert, [hot.insert_params(row) for row in rows])
-        params = [hot.bump_params(bump) for bump in bumps.values()]
+        # the tables' rows locked in the order of their ids, as a takeover's claims lock them
+        params = [hot.bump_params(bumps[table_id]) for table_id in sorted(bumps)]
         if c.dialect.supports_sane_multi_rowcount or len(params) == 1:
             cursor.executemany(hot.bump, params)
             updated = cursor.rowcount
@@ -862,6 +841,31 @@ def _write(c: Connection, writes: Sequence[Write]) -> None:
         cursor.close()
     if updated != len(params):
         raise StaleWrite("a table's events do not follow its stored sequence, or its owner changed")
+
+
+def _stored_table(c: Connection, row: Any, recent: int) -> StoredTable:
+    """One table's part of :meth:`Store.stored_tables`: its latest game with the state saved before
+    it (the ``games`` index on table and id finds it at once), or, when that game has none (dealt
+    before migration 0011), every game and no state; then its events."""
+    by_table = sa.select(games).where(games.c.table_id == row.id)
+    latest = c.execute(by_table.order_by(games.c.id.desc()).limit(1)).first()
+    saved = None if latest is None else latest.table_state
+    found = [latest] if saved is not None else c.execute(by_table.order_by(games.c.id)).all()
+    state_seq = int(latest.state_seq) if latest is not None and saved is not None else 0
+    after = max(0, min(state_seq, row.last_seq - recent))
+    events = c.execute(
+        sa.select(table_events)
+        .where(table_events.c.table_id == row.id, table_events.c.seq > after)
+        .order_by(table_events.c.seq)
+    ).all()
+    return StoredTable(
+        row.creator,
+        row.code,
+        row.status,
+        saved,
+        [_game_row(g) for g in found],
+        [StoredEvent(e.seq, e.kind, e.payload, e.created_at) for e in events],
+    )
 
 
 def _claim(c: Connection, table_id: str, fence: int) -> bool:

@@ -41,3 +41,17 @@ def test_a_stale_token_or_a_gap_is_refused_and_nothing_changes(store: Store) -> 
     with pytest.raises(StaleWrite):
         store.write([ready(4, 1)])
     assert store.table_row("t1")["fence"] == 2  # type: ignore[index]
+
+
+def test_a_takeover_claims_and_reads_its_tables_in_one_transaction(store: Store) -> None:
+    """``stored_tables`` with fences (a survivor's batch): each table's token raised before its events
+    are read; a table held with a newer token left out; the old owner's late write refused."""
+    for table in ("t1", "t2"):
+        created = EvTableCreated(kind="table_created", settings=TableSettings(), creator="a1")
+        store.write([Write(table, 1, 1.0, "waiting", created, creator="a1", fence=1)])
+    assert store.claim("t2", 5)  # another node holds t2 with a newer token
+    read = store.stored_tables(["t1", "t2"], recent=8, fences={"t1": 2, "t2": 3})
+    assert list(read) == ["t1"] and [e.seq for e in read["t1"].events] == [1] and read["t1"].saved is None
+    assert store.table_row("t1")["fence"] == 2 and store.table_row("t2")["fence"] == 5  # type: ignore[index]
+    with pytest.raises(StaleWrite):
+        store.write([ready(2, 1)])  # the dead owner, late

@@ -216,3 +216,15 @@ def test_migration_0002_renames_stored_play_events(store: Store) -> None:
     )
     migrate("0001", down=True)
     assert json.loads(store.events("t1")[1].payload) == old
+
+
+def test_a_failed_write_never_quotes_a_deck_or_a_salt_in_its_error(store: Store) -> None:
+    """Hidden information: a store error is logged with its text (``logs.failure``); SQLAlchemy's
+    text quotes the statement's parameters unless told not to — a game's deck and fairness secret."""
+    store.migrate()
+    deal = EvDeal(kind="deal", game_no=1, game_id=0, first_drawer=0, first_drawer_by="flip", commitment="ab")
+    secret = Deal(1, 0, ("D4", "S3", "HQ"), "f00dfacef00dface", "ab", {})
+    with pytest.raises(sa.exc.DBAPIError) as failed:  # a deal for a table never created
+        store.write([Write("nowhere", 1, 1.0, "playing", deal, deal=secret)])
+    text = str(failed.value)
+    assert "f00dfacef00dface" not in text and "D4,S3,HQ" not in text and "parameters hidden" in text

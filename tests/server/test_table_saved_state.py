@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -139,3 +142,17 @@ def test_every_field_of_the_table_but_the_game_its_deal_and_the_origins_is_saved
     """The saved fields come from the model itself: a field added to it is saved without an edit."""
     saved = json.loads(saved_state.dump(TableModel("t1", creator="a1", code=None)))
     assert set(saved) == {f.name for f in dataclasses.fields(TableModel)} - {"game", "deal", "origins"}
+
+
+def test_the_rebuild_bench_runs_and_reports_both_ways() -> None:
+    """Smoke test of ``bench/rebuild_bench.py`` (no timing asserted: the figures are in docs/scaling.md)."""
+    bench = Path(__file__).resolve().parents[2] / "bench" / "rebuild_bench.py"
+    done = subprocess.run(
+        [sys.executable, str(bench), "--games", "2", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    row = done.stdout.strip().splitlines()[-1]
+    assert re.fullmatch(r"\| 2 \| [\d,]+ \| [\d.]+ ms \| [\d.]+ ms \|", row), row

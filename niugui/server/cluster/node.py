@@ -82,8 +82,6 @@ from .lease import Leases
 from .lobby_index import LobbyIndex
 from .settings import ClusterSettings
 
-LEASES_AT_ONCE = 32
-"""Leases a node takes at once while it takes a silent node's tables over (Redis round trips)."""
 ADOPT_BATCH = 16
 """Tables claimed and read in one database transaction, and rebuilt in one job away from the loop,
 at a takeover (one transaction each cost a dozen round trips a table: issue 32)."""
@@ -839,54 +837,48 @@ class Node:
         await self._adopt_all(orphans)
 
     async def _adopt_all(self, table_ids: list[str], dead: str | None = None) -> None:
-        """Adopt the tables: their leases taken (``dead``: they are that silent node's, see
-        :meth:`Leases.steal`; else nobody's, their lease is free), then claimed, read and rebuilt in
-        batches of :data:`ADOPT_BATCH`."""
+        """Adopt the tables in batches of :data:`ADOPT_BATCH` (:meth:`_adopt_batch`); ``dead``: they
+        are that silent node's (see :meth:`Leases.steal`), else nobody's (their lease is free)."""
         wanted = [t for t in dict.fromkeys(table_ids) if t not in self.fences and t not in self._adopting]
         if self._stopping or not wanted:
             return
         self._adopting.update(wanted)
-        try:
-            tokens = await self._take_leases(wanted, dead)
-            self._adopting.difference_update(t for t in wanted if t not in tokens)
-            held = list(tokens.items())
-            batches = [dict(held[i : i + ADOPT_BATCH]) for i in range(0, len(held), ADOPT_BATCH)]
-            limit = asyncio.Semaphore(BATCHES_AT_ONCE)
+        limit = asyncio.Semaphore(BATCHES_AT_ONCE)
 
-            async def one(batch: dict[str, int]) -> None:
-                async with limit:
-                    await self._adopt_batch(batch)
-
-            await asyncio.gather(*(one(b) for b in batches))
-        finally:
-            self._adopting.difference_update(wanted)
-
-    async def _take_leases(self, table_ids: list[str], dead: str | None) -> dict[str, int]:
-        """The tables whose lease this node took, with its fencing token (a few dozen at once)."""
-        limit = asyncio.Semaphore(LEASES_AT_ONCE)
-
-        async def one(table_id: str) -> int | None:
+        async def one(batch: list[str]) -> None:
             async with limit:
                 try:
-                    if dead is None:
-                        return await self.leases.acquire(table_id)
-                    return await self.leases.steal(table_id, dead)
-                except Exception as error:
-                    logs.warning("could not take a lease", table=table_id, error=type(error).__name__)
-                    return None
+                    await self._adopt_batch(batch, dead)
+                except Exception as error:  # what it took and did not serve: its lease runs out
+                    logs.warning("could not adopt tables", tables=len(batch), error=type(error).__name__)
+                    for table_id in batch:  # unrenewed, and this node's set lists it: taken again
+                        if table_id not in self.hub.tables:  # by :meth:`_reconcile`
+                            self.fences.pop(table_id, None)
+                finally:
+                    self._adopting.difference_update(batch)
+
+        await asyncio.gather(*(one(wanted[i : i + ADOPT_BATCH]) for i in range(0, len(wanted), ADOPT_BATCH)))
+
+    async def _take_leases(self, table_ids: list[str], dead: str | None) -> dict[str, int]:
+        """The tables whose lease this node took, with its fencing token (all at once)."""
+
+        async def one(table_id: str) -> int | None:
+            if dead is None:
+                return await self.leases.acquire(table_id)
+            return await self.leases.steal(table_id, dead)
 
         tokens = await asyncio.gather(*(one(t) for t in table_ids))
         return {t: token for t, token in zip(table_ids, tokens, strict=True) if token is not None}
 
-    async def _adopt_batch(self, tokens: dict[str, int]) -> None:
-        """Take tables over whose leases this node took: their fences raised in the database and
-        their state read in one transaction, rebuilt away from the loop, then served from here."""
-        until = time.monotonic() + self.settings.lease_seconds
-        for table_id, token in tokens.items():
-            self.fences[table_id] = (token, until)
-            old = self.hub.tables.pop(table_id, None)
-            if old is not None:
-                old.close()
+    async def _adopt_batch(self, table_ids: list[str], dead: str | None) -> None:
+        """Take tables over: their leases, then their fences raised in the database and their state
+        read in one transaction, rebuilt away from the loop, then served from here."""
+        if self._stopping:
+            return
+        taken = time.monotonic()
+        tokens = await self._take_leases(table_ids, dead)
+        for table_id, token in tokens.items():  # renewed from now on
+            self.fences[table_id] = (token, taken + self.settings.lease_seconds)
         try:
             read = await asyncio.to_thread(self._read_batch, tokens)
         except Exception as error:  # the leases run out unrenewed; this node's set still lists the
@@ -903,18 +895,28 @@ class Node:
             outcome = read.get(table_id, "taken")
             if isinstance(outcome, tuple):
                 try:
-                    self._install(table_id, self.hub.loader.build(table_id, outcome))
-                    continue
+                    table = self.hub.loader.build(table_id, outcome)
                 except Exception as error:
                     outcome = error
+                else:
+                    self._install(table_id, table)
+                    continue
             self.fences.pop(table_id, None)
-            await self.leases.release(table_id, token)
             if isinstance(outcome, BaseException):
                 self.hub.loader.quarantine(table_id, outcome)
-            elif outcome in ("gone", "finished"):  # nothing to go on with
-                await self.index.remove([table_id])
+            await self._let_go(table_id, token, forget_listing=outcome in ("gone", "finished"))
         self.metrics.owned.set(len(self.fences))
         self.loads[self.node_id] = len(self.fences)
+
+    async def _let_go(self, table_id: str, token: int, forget_listing: bool) -> None:
+        """Release a lease a takeover took and will not serve (and, ``forget_listing``, the lobby's
+        entry of a table with nothing to go on with); a failure only logged: the lease runs out."""
+        try:
+            await self.leases.release(table_id, token)
+            if forget_listing:
+                await self.index.remove([table_id])
+        except Exception as error:
+            logs.warning("could not let an adopted table go", table=table_id, error=type(error).__name__)
 
     def _read_batch(self, tokens: dict[str, int]) -> dict[str, Rebuilt | Exception | str]:
         """Away from the loop: each table claimed with its token and rebuilt (:meth:`Store.stored_tables`,
@@ -937,7 +939,11 @@ class Node:
         return read
 
     def _install(self, table_id: str, table: Table) -> None:
-        """An adopted table, rebuilt: served from this node from now on, its timers re-armed."""
+        """An adopted table, rebuilt: served from this node from now on (instead of a copy this node
+        may still have had), its timers re-armed."""
+        old = self.hub.tables.pop(table_id, None)
+        if old is not None:
+            old.close()
         self.hub.tables[table_id] = table
         self.hub.metrics.tables.set(len(self.hub.tables))
         table.resume()
