@@ -17,8 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from cluster.cluster_harness import Cluster
-from cluster.conftest import cluster, pg_schema, redis_prefix
+from cluster.conftest import Cluster, cluster, pg_schema, redis_prefix  # puts server_harness on the path
 
 from .conftest import PHONE
 from .pages import WAIT_MS, create_table, play_until_result, take_nickname
