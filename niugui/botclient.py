@@ -46,6 +46,8 @@ from .combos import classify
 CLOSE_UNAUTHORIZED = 4401
 """The server's close code for a token it does not accept (or a session ended)."""
 GAME_ACTIONS = ("deal", "play", "pass", "escape")
+MOVING_WAIT = 0.5
+"""Seconds before a request refused ``moving`` is tried again (a failover takes 1–3 s)."""
 
 
 def ws_url(server: str) -> str:
@@ -363,6 +365,9 @@ class BotClient:
             self.say(f"{kind} refused: {message['code']}: {message['message']}")
             if run is None:
                 return
+            if message["code"] == "moving":  # a cluster's table between two nodes: again shortly
+                await self._again(run, kind)
+                return
             if kind == "sit" and run.seat is None:
                 del self.tables[run.id]
             elif kind in ("play", "pass") and message["code"] == "illegal_move" and run.turn() == run.acted:
@@ -373,6 +378,17 @@ class BotClient:
             run.resyncing = True  # the replay left the history unknown: ask for a snapshot
             await self._send("watch", run.id)
         elif run is not None:
+            await self._drive(run)
+
+    async def _again(self, run: TableRun, kind: str | None) -> None:
+        """A request refused ``moving`` (its table's node died, or handed it over): watch again or act
+        again half a second later (nothing was done; a move the dead node did store is refused as
+        out of turn, and the table's frames show it)."""
+        await asyncio.sleep(MOVING_WAIT)
+        if kind == "watch":
+            await self._send("watch", run.id)
+        elif kind in ("play", "pass", "ready"):
+            run.acted = run.ready_sent = None
             await self._drive(run)
 
     def _after_event(self, run: TableRun, message: dict[str, Any]) -> None:

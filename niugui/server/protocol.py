@@ -127,6 +127,7 @@ ErrorCode = Literal[
     "not_invitable",  # invite: that bot account's owner does not let you invite it (issue 33)
     "seated_elsewhere",  # quick_play, sit, rematch: a seat at another table, or quick play waits or seats you
     "invite_limit",  # invite, sit: that bot account sits at as many tables as its owner allows
+    "moving",  # a cluster's table between two nodes (its node died, or handed it over): try again in a moment
     "server_error",  # a bug on the server; the connection stays up
 ]
 

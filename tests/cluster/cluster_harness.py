@@ -96,7 +96,7 @@ class Cluster:
             time.sleep(0.05)
 
 
-RETRY = ("server_error",)
+RETRY = ("moving",)
 """What a client retries: the table's node died or the table is moving (the page retries too)."""
 
 

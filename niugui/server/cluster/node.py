@@ -88,6 +88,7 @@ at a takeover (one transaction each cost a dozen round trips a table: issue 32).
 BATCHES_AT_ONCE = 2
 """Batches in flight at once: one waits on the database while the other is rebuilt."""
 MOVING = "this table is moving to another node; try again in a moment"
+"""The words of the refusal ``moving``: the page and the reference bot client send the request again."""
 
 
 class ClusterMetrics:
@@ -475,11 +476,11 @@ class Node:
                     table_id = found
                     owner = (await self.leases.owners([found]))[found]
             if owner is not None and owner != self.node_id and owner not in self.loads:
-                raise Fault("server_error", MOVING)  # its node is gone: its lease will be soon
+                raise Fault("moving", MOVING)  # its node is gone: its lease will be soon
             if owner is None or owner == self.node_id:
                 row = await asyncio.to_thread(self.hub.store.table_row, table_id)
                 if row is not None and row["status"] != "finished":
-                    raise Fault("server_error", MOVING)
+                    raise Fault("moving", MOVING)
                 if table_id in self.hub.tables:  # adopted meanwhile
                     self.hub.handle(client, message, reply)
                     return
@@ -535,7 +536,7 @@ class Node:
         pending.timer.cancel()
         if isinstance(message, Refused):
             follow = self.follows.get(pending.table or "")
-            if message.message == MOVING and follow is not None and follow.owner == pending.node:
+            if message.code == "moving" and follow is not None and follow.owner == pending.node:
                 follow.owner = None  # not there any more: look it up next time
             pending.reply(Fault(message.code, message.message, message.rule))
             return
@@ -683,7 +684,7 @@ class Node:
             return
         ref = getattr(request, "table", None)
         if isinstance(ref, str) and self._local_table(ref, isinstance(request, Watch | Sit)) is None:
-            reply(Fault("server_error", MOVING))
+            reply(Fault("moving", MOVING))
             return
         self.hub.handle(proxy, request, reply)
 
@@ -768,7 +769,7 @@ class Node:
             if pending.node not in loads:  # it will never answer: the client tries again (elsewhere)
                 del self.pending[request_id]
                 pending.timer.cancel()
-                pending.reply(Fault("server_error", MOVING))
+                pending.reply(Fault("moving", MOVING))
 
     def _silent(self, node: str) -> None:
         """``node`` stopped beating (or drained): take over its tables, once at a time."""

@@ -203,6 +203,7 @@ export const EN = {
     err_already_seated: "You already hold a seat at this table",
     err_table_full: "The table is full",
     err_bad_state: "Not possible now (a game is in progress, or the table has finished)",
+    err_moving: "The table is moving to another server; try again in a moment",
     err_server_error: "The server failed; try again",
     err_offline: "You are offline; try again once connected",
     err_invalid_input: "Please check what you entered",

@@ -209,6 +209,7 @@ const MORE = {
     err_already_seated: "你已经在这张牌桌入座了",
     err_table_full: "牌桌已经坐满了",
     err_bad_state: "现在不能这样做（对局正在进行或已经结束）",
+    err_moving: "牌桌正在转到另一台服务器，请稍后再试",
     err_server_error: "服务器出了问题，请再试一次",
     err_offline: "网络断开了，连上之后再试",
     // HTTP error codes (niugui/server/protocol.py HttpErrorCode)

@@ -95,6 +95,10 @@ export class RequestError extends Error {
   }
 }
 
+/** Waits before a `moving` request is sent again (the last repeats), and how long it is retried. */
+const MOVING_RETRY_MS = [250, 500, 1000, 2000];
+const MOVING_PATIENCE_MS = 15000;
+
 /**
  * The WebSocket connection. Callbacks: onMessage(msg) for welcome/event/snapshot, onStatus(status,
  * info) with status "connecting" | "online" | "offline" (info.retryIn seconds) | "unauthorized".
@@ -293,8 +297,25 @@ export class Connection {
     this.request("ping").catch(() => {});
   }
 
-  /** Send a request; resolves with its ack, rejects with a RequestError. */
-  request(type, fields = {}) {
+  /**
+   * Send a request; resolves with its ack, rejects with a RequestError. A refusal `moving` (on a
+   * cluster, the table is between two nodes: its node died, or it handed the table over) is sent
+   * again after 0.25, 0.5, 1, 2, 2 … s, for up to 15 s, so a failover is a pause, not an error.
+   */
+  async request(type, fields = {}) {
+    const since = Date.now();
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.once(type, fields);
+      } catch (error) {
+        if (error.code !== "moving" || Date.now() - since > MOVING_PATIENCE_MS) throw error;
+        await new Promise((r) => setTimeout(r, MOVING_RETRY_MS[Math.min(attempt, MOVING_RETRY_MS.length - 1)]));
+      }
+    }
+  }
+
+  /** One request, answered once (no retry). */
+  once(type, fields) {
     return new Promise((resolve, reject) => {
       const ws = this.ws;
       if (!ws || ws.readyState !== WebSocket.OPEN) {
