@@ -34,7 +34,7 @@ import signal
 import sys
 import time
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -324,10 +324,15 @@ class BotClient:
     async def _send(self, kind: str, table: str | None = None, **fields: Any) -> None:
         if self._ws is None:
             return
+        from websockets.exceptions import ConnectionClosed
+
         request_id = f"b{next(self._ids)}"
         self._pending[request_id] = (kind, table)
         message = {"type": kind, "id": request_id, **({} if table is None else {"table": table}), **fields}
-        await self._ws.send(json.dumps(message))
+        try:
+            await self._ws.send(json.dumps(message))
+        except ConnectionClosed:  # lost meanwhile (a bot thought through it): :meth:`run` connects
+            self._pending.pop(request_id, None)  # again and the tables' turns are driven afresh
 
     def _run(self, table_id: str) -> TableRun:
         run = self.tables.get(table_id)
@@ -366,7 +371,7 @@ class BotClient:
             if run is None:
                 return
             if message["code"] == "moving":  # a cluster's table between two nodes: again shortly
-                await self._again(run, kind)
+                self._later(self._again(run, kind))
                 return
             if kind == "sit" and run.seat is None:
                 del self.tables[run.id]
@@ -425,7 +430,11 @@ class BotClient:
         if turn is None or turn == run.acted or not run.synced:
             return
         run.acted = turn
-        task = asyncio.create_task(self._think(run, turn, run.bot_view(), state.get("deadline")))
+        self._later(self._think(run, turn, run.bot_view(), state.get("deadline")))
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` beside the reading of frames (kept until it is done)."""
+        task = asyncio.create_task(work)
         self._thinking.add(task)
         task.add_done_callback(self._thinking.discard)
 

@@ -1,5 +1,7 @@
 """The reference bot client treats a refusal ``moving`` (on a cluster, its table's node died or handed
-the table over) as a pause: it sends the request again shortly; any other refusal stays refused."""
+the table over) as a pause: it sends the request again shortly, beside its reading of frames; any
+other refusal stays refused. And a request sent as the connection drops is lost quietly (the client
+connects again and drives its tables afresh), not a traceback in its log."""
 
 from __future__ import annotations
 
@@ -8,6 +10,7 @@ import json
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosedError
 
 from niugui import botclient
 from niugui.botclient import BotClient
@@ -29,6 +32,7 @@ def refused(client: BotClient, socket: Socket, code: str) -> list[dict[str, Any]
         client._run("t1")
         await client._send("watch", "t1")
         await client._on_answer({"type": "error", "id": socket.sent[-1]["id"], "code": code, "message": "no"})
+        await asyncio.gather(*client._thinking)
 
     asyncio.run(scenario())
     return socket.sent
@@ -44,3 +48,15 @@ def test_a_watch_refused_moving_is_sent_again_and_no_other(
     client._ws = socket
     sent = refused(client, socket, code)
     assert [(m["type"], m["table"]) for m in sent] == [("watch", "t1")] * watches
+
+
+class Dropped(Socket):
+    async def send(self, text: str) -> None:
+        raise ConnectionClosedError(None, None)
+
+
+def test_a_request_sent_as_the_connection_drops_is_lost_quietly() -> None:
+    client = BotClient("http://127.0.0.1:1", "token", lambda: load_bot("basic"), say=lambda text: None)
+    client._ws = Dropped()
+    asyncio.run(client._send("play", "t1", cards=["D3"]))  # no exception: the run loop reconnects
+    assert client._pending == {}
