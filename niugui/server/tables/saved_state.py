@@ -21,20 +21,18 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, get_type_hints
 
-from pydantic import BaseModel, ConfigDict, create_model
+from pydantic import BaseModel, create_model
 
 from .state import TableModel
 
 REBUILT = frozenset({"game", "deal", "origins"})
-"""Not stored: the game and its deal (the deal event after the snapshot rebuilds them), the origins
+"""Not stored: the game and its deal (the deal event after the saved state rebuilds them), the origins
 (never stored)."""
 
 _HINTS = get_type_hints(TableModel)
 _FIELDS = tuple(f.name for f in dataclasses.fields(TableModel) if f.name not in REBUILT)
 _MODEL: type[BaseModel] = create_model(  # type: ignore[call-overload]
-    "SavedTableState",
-    __config__=ConfigDict(arbitrary_types_allowed=False),
-    **{name: (_HINTS[name], ...) for name in _FIELDS},
+    "SavedTableState", **{name: (_HINTS[name], ...) for name in _FIELDS}
 )
 
 
