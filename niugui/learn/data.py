@@ -196,7 +196,8 @@ def shard_path(folder: Path, number: int) -> Path:
     return folder / f"shard-{number:05d}.npz"
 
 
-def _write(folder: Path, number: int, shard: Shard) -> None:
+def write_shard(folder: Path, number: int, shard: Shard) -> None:
+    """Write ``shard`` as shard ``number`` of ``folder`` (atomically: a stopped run leaves no half file)."""
     path = shard_path(folder, number)
     partial = path.with_suffix(".tmp.npz")
     np.savez(partial, states=shard.states, position=shard.position, actions=shard.actions,
@@ -219,7 +220,7 @@ def generate(folder: Path, seed: int, shards: int, workers: int | Backend = 1,
             on_shard(number)
     jobs = [(number, shard_games(labels), labels, worlds) for number in missing]
     for index, shard in each_game(make_shard, jobs, as_backend(workers), common=(seed,)):
-        _write(folder, missing[index], shard)
+        write_shard(folder, missing[index], shard)
         if on_shard is not None:
             on_shard(missing[index])
 
