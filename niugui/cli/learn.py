@@ -53,8 +53,11 @@ def register(subparsers: Any) -> None:
                        help="start from these weights (e.g. niugui/learn/weights/learned.npz) instead of "
                             "a random initialisation")
     train.add_argument("--lr", type=float, default=1e-3, help="learning rate (0.001)")
-    train.add_argument("--ensemble-with", metavar="NPZ",
-                       help="ship the mean of these weights' scores and the trained network's (an ensemble)")
+    train.add_argument("--members", type=int, default=1,
+                       help="networks trained (seeds SEED, SEED+1, …; each its own checkpoint), shipped as "
+                            "an ensemble: the mean of their scores (1)")
+    train.add_argument("--ensemble-with", metavar="NPZ[,NPZ…]",
+                       help="ship the mean of these weights' scores and the trained networks' (an ensemble)")
     add_arguments(train, "processes making data and playing the evaluations (1)")
     train.add_argument("--dir", default="artifacts/learn", help="where data, checkpoint and plot go")
     train.add_argument("--weights", help="where to write the trained weights (default DIR/learned.npz)")
@@ -93,9 +96,10 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
     except ValueError:
         margins = []
     if (args.games < 2 * per_shard or args.steps < 1 or args.eval_every < 1 or args.eval_games < 1
-            or args.worlds < 1 or args.margin_games < 1 or not margins):
+            or args.worlds < 1 or args.margin_games < 1 or args.members < 1 or not margins):
         print(f"{PROG}: --games must be at least {2 * per_shard}; --steps, --eval-every, --eval-games, "
-              "--worlds and --margin-games at least 1; --margins a comma-separated list of numbers",
+              "--worlds, --margin-games and --members at least 1; --margins a comma-separated list of "
+              "numbers",
               file=sys.stderr)
         return 2
     start_backend(backend)  # a missing Ray or an unreachable cluster fails before any folder is made
@@ -111,25 +115,31 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
         generate(data_dir, args.seed, shards, backend, on_shard=lambda n: progress.advance(made),
                  labels=args.labels, worlds=args.worlds)
         data = training.split(data_dir, shards, 0.05)
-        settings = training.Settings(seed=args.seed, steps=args.steps, batch=args.batch, clip=args.clip,
-                                     lr=args.lr, eval_every=args.eval_every, eval_games=args.eval_games)
-        steps = progress.add_task("training (steps)", total=args.steps, note="")
-
-        def on_step(step: int, loss: float) -> None:
-            if step % 50 == 0 or step == args.steps:
-                progress.update(steps, completed=step, note=f"loss {loss:.3f}")
-
-        def evaluate(net: Any) -> tuple[float, float]:
-            progress.update(steps, note="playing expert…")
-            return points_vs_expert(net, args.eval_games, args.seed, backend=backend)
-
-        checkpoint = folder / f"checkpoint-{kind}seed{args.seed}.pt"
         start = Network.load(args.init) if args.init else None
-        model, curve = training.train(data, settings, checkpoint, evaluate, on_step, start)
-        progress.update(steps, completed=args.steps)
-        net = model.network()
-        if args.ensemble_with:
-            net = Network.average([Network.load(args.ensemble_with), net])
+        members: list[Network] = []
+        curves: list[list[dict[str, Any]]] = []
+        for member in range(args.members):
+            settings = training.Settings(seed=args.seed + member, steps=args.steps, batch=args.batch,
+                                         clip=args.clip, lr=args.lr, eval_every=args.eval_every,
+                                         eval_games=args.eval_games)
+            name = "training" if args.members == 1 else f"training {member + 1}/{args.members}"
+            steps = progress.add_task(f"{name} (steps)", total=args.steps, note="")
+
+            def on_step(step: int, loss: float, steps: Any = steps) -> None:
+                if step % 50 == 0 or step == args.steps:
+                    progress.update(steps, completed=step, note=f"loss {loss:.3f}")
+
+            def evaluate(net: Any, steps: Any = steps) -> tuple[float, float]:
+                progress.update(steps, note="playing expert…")
+                return points_vs_expert(net, args.eval_games, args.seed, backend=backend)
+
+            checkpoint = folder / f"checkpoint-{kind}seed{args.seed}{_member(member)}.pt"
+            model, curve = training.train(data, settings, checkpoint, evaluate, on_step, start)
+            progress.update(steps, completed=args.steps)
+            members.append(model.network())
+            curves.append(curve)
+        others = [Network.load(path) for path in args.ensemble_with.split(",")] if args.ensemble_with else []
+        net = members[0] if len(members) == 1 and not others else Network.average(others + members)
         tried = progress.add_task("margins (tried)", total=len(margins), note="")
         table = []
         for margin in margins:
@@ -142,10 +152,12 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
     weights.parent.mkdir(parents=True, exist_ok=True)
     net.save(weights)
     (folder / f"margins-{kind}seed{args.seed}.json").write_text(json.dumps(table, indent=1) + "\n")
-    training.write_curve(curve, folder / f"curve-{kind}seed{args.seed}.json")
+    for member, curve in enumerate(curves):
+        training.write_curve(curve, folder / f"curve-{kind}seed{args.seed}{_member(member)}.json")
     image = folder / f"curve-{kind}seed{args.seed}.png"
-    training.plot(curve, image, f"learned vs expert ({data[0].size:,} training actions, seed {args.seed})")
-    last = curve[-1]
+    title = f"learned vs expert ({data[0].size:,} training actions, seed {args.seed})"
+    training.plot(curves[0], image, title)
+    last = curves[0][-1]
     train_data, held = data
     print(f"weights: {weights} (margin {net.margin:g})\ncurve: {image}\n"
           f"data: {train_data.size:,} training and {held.size:,} held-out labelled actions\n"
@@ -153,10 +165,21 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
           f"{last.get('points', float('nan')):+.3f} ± {last.get('ci', float('nan')):.3f} "
           f"points a game vs expert ({args.eval_games} games)\n"
           f"held-out loss{f' (targets clipped to ±{args.clip:g})' if args.clip else ''}: kept model "
-          f"{training.mean_loss(model, held, args.clip):.4f}, predicting 0 "
+          f"{training.mean_loss(model, held, args.clip):.4f}"
+          f"{' (the last member)' if args.members > 1 else ''}, "
+          "predicting 0 "
           f"{training.mean_loss(None, held, args.clip):.4f}, labels' own noise "
           f"{training.noise_floor(held):.4f}")
     for row in table:
         print(f"margin {row['margin']:g}: {row['points']:+.3f} ± {row['ci']:.3f} points a game vs expert "
               f"({row['games']} games, deals learn-margin/{args.seed}/…)")
     return 0
+
+
+def _member(member: int) -> str:
+    """The file-name suffix of a member's checkpoint and curve: none for the first (as with one network).
+
+    >>> _member(0), _member(2)
+    ('', '-m2')
+    """
+    return "" if member == 0 else f"-m{member}"

@@ -46,14 +46,22 @@ class Network:
 
     @classmethod
     def average(cls, nets: list[Network]) -> Network:
-        """The ensemble of ``nets`` (single networks of one shape): the mean of their scores."""
-        if not nets or any(net.members() != 1 for net in nets):
-            raise ValueError("learned weights: an ensemble is made of single networks")
-        return cls({name: np.stack([getattr(net, name) for net in nets]) for name in NAMES})
+        """The ensemble of ``nets`` (networks of one shape; an ensemble among them counts as its
+        members): the mean of their members' scores."""
+        singles = [single for net in nets for single in net.singles()]
+        if not singles or len({single.ws.shape for single in singles}) != 1:
+            raise ValueError("learned weights: an ensemble is made of networks of one shape")
+        return cls({name: np.stack([getattr(single, name) for single in singles]) for name in NAMES})
 
     def members(self) -> int:
         """How many networks this is the mean of (1 for a single network)."""
         return 1 if self.ws.ndim == 2 else int(self.ws.shape[0])
+
+    def singles(self) -> list[Network]:
+        """The single networks this is the mean of (itself, for a single network)."""
+        if self.members() == 1:
+            return [self]
+        return [Network({name: getattr(self, name)[i] for name in NAMES}) for i in range(self.members())]
 
     def save(self, path: Path | str) -> None:
         arrays = {name: getattr(self, name) for name in NAMES}

@@ -198,8 +198,7 @@ def test_numpy_forward_equals_torch() -> None:
 
 def _single() -> Network:
     """A single (not ensemble) network of the shipped shape: the shipped one's first member."""
-    net = Network.load()
-    return net if net.members() == 1 else Network({n: getattr(net, n)[0] for n in NAMES})
+    return Network.load().singles()[0]
 
 
 def test_an_ensemble_scores_by_the_mean_of_its_members(tmp_path: Path) -> None:
@@ -214,8 +213,15 @@ def test_an_ensemble_scores_by_the_mean_of_its_members(tmp_path: Path) -> None:
     actions = (rng.random((6, ACTION_SIZE)) < 0.3).astype(np.float32)
     expected = (first.forward(state, actions) + second.forward(state, actions)) / 2
     assert again.members() == 2 and np.allclose(again.forward(state, actions), expected, atol=1e-6)
-    with pytest.raises(ValueError, match="single networks"):
-        Network.average([both, first])
+    singles = again.singles()
+    assert [np.array_equal(a.ws, b.ws) for a, b in zip(singles, [first, second], strict=True)] == [True, True]
+    three = Network.average([both, first])  # an ensemble joins another as its members
+    expected = (2 * first.forward(state, actions) + second.forward(state, actions)) / 3
+    assert three.members() == 3 and np.allclose(three.forward(state, actions), expected, atol=1e-6)
+    other_shape = {"ws": np.zeros((1, first.ws.shape[1]), np.float32)}
+    wider = Network({n: getattr(first, n) for n in NAMES} | other_shape)
+    with pytest.raises(ValueError, match="one shape"):
+        Network.average([first, wider])
 
 
 def test_training_can_start_from_saved_weights() -> None:

@@ -37,7 +37,8 @@ def test_the_help_lists_learn() -> None:
 
 def test_learn_train_refuses_bad_margins_and_search_games() -> None:
     for args, said in ((["--margins", "0,x"], "--margins a comma-separated list"),
-                       (["--labels", "search", "--games", "30"], "--games must be at least 40")):
+                       (["--labels", "search", "--games", "30"], "--games must be at least 40"),
+                       (["--members", "0"], "--members at least 1")):
         run = niugui_cli("learn", "train", *args, "--dir", "/nonexistent/never-made")
         assert "Traceback" not in run.stderr
         if "needs the learn extra" in run.stderr:
