@@ -45,8 +45,8 @@ def register(subparsers: Any) -> None:
                        help="worlds sampled from the seat's view per search label, the true deal one of "
                             "them (16)")
     train.add_argument("--margins", default="0,0.05,0.1,0.2,0.3",
-                       help="margins tried on the trained weights, the best kept with them "
-                            "(0,0.05,0.1,0.2,0.3)")
+                       help="margins tried on the trained weights, the best kept with them; the "
+                            "learning curve's evaluations play at the first (0,0.05,0.1,0.2,0.3)")
     train.add_argument("--margin-games", type=int, default=1200,
                        help="games against expert per margin tried, on deals of their own (1200)")
     train.add_argument("--init", metavar="NPZ",
@@ -131,7 +131,7 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
 
             def evaluate(net: Any, steps: Any = steps) -> tuple[float, float]:
                 progress.update(steps, note="playing expert…")
-                return points_vs_expert(net, args.eval_games, args.seed, backend=backend)
+                return points_vs_expert(net, args.eval_games, args.seed, margins[0], backend=backend)
 
             checkpoint = folder / f"checkpoint-{kind}seed{args.seed}{_member(member)}.pt"
             model, curve = training.train(data, settings, checkpoint, evaluate, on_step, start)
