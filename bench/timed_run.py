@@ -11,7 +11,8 @@ until ``--seconds`` have passed and writes each one as it comes.
 Neither needs more than the engine and numpy (no server, no CLI dependencies)::
 
     PYTHONPATH=. python3 bench/timed_run.py arena --seed 20261205 \\
-        --bots "search?budget=0.1&prior=learned,search?budget=0.1" --workers 16 --seconds 420 --out /tmp/arena
+        --bots "search?budget=0.1&prior=learned,search?budget=0.1" --budget 2 --workers 16 --seconds 470 \\
+        --out /tmp/arena
     PYTHONPATH=. python3 bench/timed_run.py data --labels search --worlds 8 --seed 31 --first 1000 \\
         --workers 16 --seconds 120 --folder /tmp/data
 """
@@ -26,16 +27,22 @@ from pathlib import Path
 from typing import Any
 
 from niugui import arena
+from niugui.bots import load_bot
 from niugui.learn import data
 from niugui.parallel import as_backend, each_game
 
 
 def run_arena(args: argparse.Namespace) -> None:
+    """Play deals 0, 1, … until ``--seconds`` have passed, writing each deal as it completes."""
     specs = args.bots.split(",")
+    if len(specs) != 2:
+        raise SystemExit(f"--bots names two bots, not {len(specs)}")
+    for spec in specs:
+        load_bot(spec)  # a bad name fails now, not after the run
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + args.seconds
-    jobs = [(deal, args.budget) for deal in range(args.max_deals)]
+    jobs = [(deal, args.budget or None) for deal in range(args.max_deals)]
     games = each_game(arena.play_deal, jobs, as_backend(args.workers), common=(specs, args.seed))
     # each deal is written as it completes, so a run stopped from outside keeps what it finished
     with (out / "deals.jsonl").open("w") as deals, (out / "records.jsonl").open("w") as records:
@@ -44,17 +51,26 @@ def run_arena(args: argparse.Namespace) -> None:
                 records.write(json.dumps(report.record, ensure_ascii=False, separators=(",", ":")) + "\n")
                 report.record = {}
             deals.write(json.dumps([dataclasses.asdict(r) for r in reports]) + "\n")
+            records.flush()
             deals.flush()
             if time.monotonic() > deadline:
                 break
-        games.close()  # deals not started are cancelled; those running finish and are dropped
-    summarise(specs, out, args.seed)
+        # Deals not yet handed to a worker are cancelled; those running (and up to one more a worker
+        # already holds) finish and are dropped, so a run can end up to two deal lengths late.
+        games.close()
+    summarise_prefix(specs, out, args.seed)
 
 
-def summarise(specs: list[str], out: Path, seed: int) -> None:
-    """Summarise the complete prefix of deals in ``out/deals.jsonl`` into ``out/summary.json``."""
+def summarise_prefix(specs: list[str], out: Path, seed: int) -> None:
+    """Summarise the complete prefix of deals in ``out/deals.jsonl`` into ``out/summary.json`` (a last
+    line cut off by a kill is skipped). ``records.jsonl`` holds every finished deal, the prefix's and
+    any beyond it."""
     done: dict[int, list[arena.GameReport]] = {}
     for line in (out / "deals.jsonl").read_text().splitlines():
+        try:
+            rows = json.loads(line)
+        except json.JSONDecodeError:
+            continue
         reports = [
             arena.GameReport(
                 **{
@@ -64,7 +80,7 @@ def summarise(specs: list[str], out: Path, seed: int) -> None:
                     "cpu_times": tuple(r["cpu_times"]),
                 }
             )
-            for r in json.loads(line)
+            for r in rows
         ]
         done[reports[0].deal] = reports
     prefix = 0
@@ -90,6 +106,7 @@ def summarise(specs: list[str], out: Path, seed: int) -> None:
 
 
 def run_data(args: argparse.Namespace) -> None:
+    """Make shards ``--first``, ``--first`` + 1, … until ``--seconds`` have passed, each written at once."""
     folder = Path(args.folder)
     folder.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + args.seconds
@@ -112,7 +129,8 @@ def main() -> None:
     a = sub.add_parser("arena")
     a.add_argument("--bots", required=True)
     a.add_argument("--seed", type=int, required=True)
-    a.add_argument("--budget", type=float, default=2.0, help="hard limit per decision, seconds")
+    a.add_argument("--budget", type=float, default=10.0,
+                   help="hard limit per decision, seconds, as niugui arena's (10; 0: none)")
     a.add_argument("--max-deals", type=int, default=5000)
     a.add_argument("--out", required=True, help="folder: deals.jsonl, records.jsonl, summary.json")
     d = sub.add_parser("data")
@@ -135,7 +153,7 @@ def main() -> None:
     elif args.what == "data":
         run_data(args)
     else:
-        summarise(args.bots.split(","), Path(args.out), args.seed)
+        summarise_prefix(args.bots.split(","), Path(args.out), args.seed)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TaskID, TextColumn, TimeRemainingColumn
 
 from ..parallel import Backend, BackendError
 from .backend import add_arguments, backend_of
@@ -50,8 +50,8 @@ def register(subparsers: Any) -> None:
     train.add_argument("--margin-games", type=int, default=1200,
                        help="games against expert per margin tried, on deals of their own (1200)")
     train.add_argument("--init", metavar="NPZ",
-                       help="start from these weights (e.g. niugui/learn/weights/learned.npz) instead of "
-                            "a random initialisation")
+                       help="start from these weights (one network, e.g. the first one: git show "
+                            "e8c8802:niugui/learn/weights/learned.npz) instead of a random initialisation")
     train.add_argument("--lr", type=float, default=1e-3, help="learning rate (0.001)")
     train.add_argument("--members", type=int, default=1,
                        help="networks trained (seeds SEED, SEED+1, …; each its own checkpoint), shipped as "
@@ -116,7 +116,7 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
                  labels=args.labels, worlds=args.worlds)
         data = training.split(data_dir, shards, 0.05)
         start = Network.load(args.init) if args.init else None
-        members: list[Network] = []
+        models: list[training.Model] = []
         curves: list[list[dict[str, Any]]] = []
         for member in range(args.members):
             settings = training.Settings(seed=args.seed + member, steps=args.steps, batch=args.batch,
@@ -125,19 +125,20 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
             name = "training" if args.members == 1 else f"training {member + 1}/{args.members}"
             steps = progress.add_task(f"{name} (steps)", total=args.steps, note="")
 
-            def on_step(step: int, loss: float, steps: Any = steps) -> None:
+            def on_step(step: int, loss: float, steps: TaskID = steps) -> None:
                 if step % 50 == 0 or step == args.steps:
                     progress.update(steps, completed=step, note=f"loss {loss:.3f}")
 
-            def evaluate(net: Any, steps: Any = steps) -> tuple[float, float]:
+            def evaluate(net: Network, steps: TaskID = steps) -> tuple[float, float]:
                 progress.update(steps, note="playing expert…")
                 return points_vs_expert(net, args.eval_games, args.seed, margins[0], backend=backend)
 
             checkpoint = folder / f"checkpoint-{kind}seed{args.seed}{_member(member)}.pt"
             model, curve = training.train(data, settings, checkpoint, evaluate, on_step, start)
             progress.update(steps, completed=args.steps)
-            members.append(model.network())
+            models.append(model)
             curves.append(curve)
+        members = [model.network() for model in models]
         others = [Network.load(path) for path in args.ensemble_with.split(",")] if args.ensemble_with else []
         net = members[0] if len(members) == 1 and not others else Network.average(others + members)
         tried = progress.add_task("margins (tried)", total=len(margins), note="")
@@ -159,15 +160,14 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
     training.plot(curves[0], image, title)
     last = curves[0][-1]
     train_data, held = data
+    kept = ", ".join(f"{training.mean_loss(model, held, args.clip):.4f}" for model in models)
     print(f"weights: {weights} (margin {net.margin:g})\ncurve: {image}\n"
           f"data: {train_data.size:,} training and {held.size:,} held-out labelled actions\n"
-          f"last evaluation: step {last['step']}, "
+          f"last evaluation{' (of the first network)' if args.members > 1 else ''}: step {last['step']}, "
           f"{last.get('points', float('nan')):+.3f} ± {last.get('ci', float('nan')):.3f} "
           f"points a game vs expert ({args.eval_games} games)\n"
-          f"held-out loss{f' (targets clipped to ±{args.clip:g})' if args.clip else ''}: kept model "
-          f"{training.mean_loss(model, held, args.clip):.4f}"
-          f"{' (the last member)' if args.members > 1 else ''}, "
-          "predicting 0 "
+          f"held-out loss{f' (targets clipped to ±{args.clip:g})' if args.clip else ''}: kept "
+          f"model{'s' if args.members > 1 else ''} {kept}, predicting 0 "
           f"{training.mean_loss(None, held, args.clip):.4f}, labels' own noise "
           f"{training.noise_floor(held):.4f}")
     for row in table:

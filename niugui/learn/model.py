@@ -49,7 +49,7 @@ class Network:
         """The ensemble of ``nets`` (networks of one shape; an ensemble among them counts as its
         members): the mean of their members' scores."""
         singles = [single for net in nets for single in net.singles()]
-        if not singles or len({single.ws.shape for single in singles}) != 1:
+        if not singles or len({tuple(getattr(s, name).shape for name in NAMES) for s in singles}) != 1:
             raise ValueError("learned weights: an ensemble is made of networks of one shape")
         return cls({name: np.stack([getattr(single, name) for single in singles]) for name in NAMES})
 
@@ -59,7 +59,7 @@ class Network:
 
     def singles(self) -> list[Network]:
         """The single networks this is the mean of (itself, for a single network)."""
-        if self.members() == 1:
+        if self.ws.ndim == 2:
             return [self]
         return [Network({name: getattr(self, name)[i] for name in NAMES}) for i in range(self.members())]
 

@@ -218,7 +218,7 @@ def test_an_ensemble_scores_by_the_mean_of_its_members(tmp_path: Path) -> None:
     three = Network.average([both, first])  # an ensemble joins another as its members
     expected = (2 * first.forward(state, actions) + second.forward(state, actions)) / 3
     assert three.members() == 3 and np.allclose(three.forward(state, actions), expected, atol=1e-6)
-    other_shape = {"ws": np.zeros((1, first.ws.shape[1]), np.float32)}
+    other_shape = {"w2": np.zeros((first.w2.shape[0], 1), np.float32)}
     wider = Network({n: getattr(first, n) for n in NAMES} | other_shape)
     with pytest.raises(ValueError, match="one shape"):
         Network.average([first, wider])

@@ -7,6 +7,7 @@ first job is deal 0 / the first shard), and the test compares with the same work
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -49,3 +50,17 @@ def test_a_stopped_data_run_writes_the_shards_training_reads(tmp_path: Path) -> 
     direct = data.make_shard(5, 3, data.shard_games("search"), "search", worlds=1)
     assert np.array_equal(written.advantage, direct.advantage)
     assert np.array_equal(written.actions, direct.actions)
+
+
+def test_the_summary_counts_only_the_complete_prefix_of_deals(tmp_path: Path) -> None:
+    """Deals 0, 1 and 3 finished (2 did not), and the last line was cut off by a kill: the figure is
+    over deals 0 and 1 alone, exactly as the arena computes it over those two."""
+    specs = ["basic", "random"]
+    played = {deal: arena.play_deal(specs, 7, deal, 2.0) for deal in (0, 1, 3)}
+    lines = [json.dumps([dataclasses.asdict(r) for r in played[deal]]) for deal in (3, 0, 1)]
+    (tmp_path / "deals.jsonl").write_text("\n".join(lines) + '\n[{"deal": 4, "arran')
+    timed("summary", "--bots", ",".join(specs), "--seed", "7", "--out", str(tmp_path))
+    summary = json.loads((tmp_path / "summary.json").read_text())
+    expected = arena.summarise(specs, played[0] + played[1])
+    assert (summary["deals"], summary["games"], summary["finished_beyond_prefix"]) == (2, 12, 1)
+    assert [bot["mean"] for bot in summary["summary"]] == [bot.mean for bot in expected.bots]
