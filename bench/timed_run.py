@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 from niugui import arena
-from niugui.bots import load_bot
 from niugui.learn import data
 from niugui.parallel import as_backend, each_game
 
@@ -35,10 +34,10 @@ from niugui.parallel import as_backend, each_game
 def run_arena(args: argparse.Namespace) -> None:
     """Play deals 0, 1, … until ``--seconds`` have passed, writing each deal as it completes."""
     specs = args.bots.split(",")
-    if len(specs) != 2:
-        raise SystemExit(f"--bots names two bots, not {len(specs)}")
-    for spec in specs:
-        load_bot(spec)  # a bad name fails now, not after the run
+    try:
+        arena.check_specs(specs)  # a bad name fails now, not after the run
+    except ValueError as error:
+        raise SystemExit(str(error)) from None
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     deadline = time.monotonic() + args.seconds

@@ -151,6 +151,14 @@ def play_deal(specs: Sequence[str], seed: int, deal: int, budget: float | None =
     return [play_game(specs, seed, deal, a, budget) for a in range(len(ARRANGEMENTS))]
 
 
+def check_specs(specs: Sequence[str]) -> None:
+    """Raise ``ValueError`` unless ``specs`` names two bots that load (before a run, not after it)."""
+    if len(specs) != 2:
+        raise ValueError(f"the arena matches two bots, got {len(specs)}")
+    for spec in specs:
+        load_bot(spec)
+
+
 def run(
     specs: Sequence[str],
     games: int,
@@ -164,10 +172,7 @@ def run(
 
     ``on_deal`` is called (in the calling process) as each deal completes, in completion order.
     """
-    if len(specs) != 2:
-        raise ValueError(f"the arena matches two bots, got {len(specs)}")
-    for spec in specs:
-        load_bot(spec)  # fail early and clearly on a bad name
+    check_specs(specs)
     jobs = [(deal, budget) for deal in range(deals_for(games))]
     deals = map_games(
         play_deal,
