@@ -28,7 +28,7 @@ def test_two_nodes_on_one_port(tmp_path: Path, pg_schema: str, redis_prefix: str
     port = free_port()
     cmd = [sys.executable, "-m", "niugui.cli.main", "serve", "--nodes", "2", "--port", str(port),
            "--db", pg_schema, "--redis", redis_url(), "--redis-prefix", redis_prefix, "--lease", "3",
-           "--data", str(tmp_path), "--log-level", "warning"]  # fmt: skip
+           "--data", str(tmp_path), "--log-level", "info"]  # fmt: skip
     with open(tmp_path / "nodes.log", "wb") as log:
         supervisor = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=log)
     try:
@@ -42,4 +42,13 @@ def test_two_nodes_on_one_port(tmp_path: Path, pg_schema: str, redis_prefix: str
                      and _health(port).get("nodes") == 2, "the dead node to be restarted")  # fmt: skip
     finally:
         supervisor.send_signal(signal.SIGTERM)
-        assert supervisor.wait(60) == 0, (tmp_path / "nodes.log").read_text()[-2000:]
+        code: int | str
+        try:
+            code = supervisor.wait(60)
+        except subprocess.TimeoutExpired:  # leave no node behind for the tests after this one
+            stuck = subprocess.run(["pgrep", "-P", str(supervisor.pid)], capture_output=True, text=True)
+            for node in stuck.stdout.split():
+                os.kill(int(node), signal.SIGKILL)
+            supervisor.kill()
+            code = f"still running 60 s after SIGTERM (nodes {stuck.stdout.split()} killed)"
+        assert code == 0, f"{code}: " + (tmp_path / "nodes.log").read_text()[-3000:]
