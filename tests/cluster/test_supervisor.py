@@ -50,5 +50,6 @@ def test_two_nodes_on_one_port(tmp_path: Path, pg_schema: str, redis_prefix: str
             for node in stuck.stdout.split():
                 os.kill(int(node), signal.SIGKILL)
             supervisor.kill()
+            supervisor.wait()
             code = f"still running 60 s after SIGTERM (nodes {stuck.stdout.split()} killed)"
         assert code == 0, f"{code}: " + (tmp_path / "nodes.log").read_text()[-3000:]
