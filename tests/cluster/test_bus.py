@@ -215,3 +215,41 @@ def test_messages_cross_a_real_redis_in_order_and_garbage_does_not_stop_the_list
     ]
     assert refused == 1
     assert any(r.getMessage() == "a cluster message was refused" for r in caplog.records)
+
+
+def test_close_returns_within_its_bound_when_publishing_never_ends(
+    redis_prefix: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A stopping node whose publishing hangs still stops: the bus waits ``CLOSE_SECONDS`` for its
+    queue to be published, says so, and closes."""
+    from niugui.server.cluster import bus as bus_module
+
+    monkeypatch.setattr(bus_module, "CLOSE_SECONDS", 0.2)
+
+    class Stuck:  # a pipeline whose execute never returns (a Redis that stopped answering)
+        async def __aenter__(self) -> Stuck:
+            return self
+
+        async def __aexit__(self, *exc: object) -> None:
+            return None
+
+        def publish(self, channel: str, data: str) -> None:
+            pass
+
+        async def execute(self) -> None:
+            await asyncio.Event().wait()
+
+    async def main() -> None:
+        redis = Redis.from_url(redis_url())
+        monkeypatch.setattr(redis, "pipeline", lambda transaction=False: Stuck())
+        bus = Bus(redis, redis_prefix, "n1", lambda head, text: None, lambda message: None, secret=SECRET)
+        await bus.start()
+        bus.send("*", Free(tables=["t1"], node="n1"))
+        try:
+            await asyncio.wait_for(bus.close(), 30)  # without the bound, close waits for ever
+        finally:
+            await redis.aclose()
+
+    with caplog.at_level(logging.WARNING, logger="niugui.server"):
+        run_async(main())
+    assert any(r.getMessage() == "cluster messages not published before closing" for r in caplog.records)

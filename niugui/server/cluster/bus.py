@@ -45,6 +45,9 @@ from ..protocol import LobbyData, SeatData, TableData
 from ..protocol import Request as ClientRequest
 from .seal import Opener, Sealer, Unsealed
 
+CLOSE_SECONDS = 5.0
+"""How long :meth:`Bus.close` waits for what is queued to be published."""
+
 
 def _client_request(value: Any) -> ClientRequest:
     """A client message carried by the bus, read by the registry of client messages."""
@@ -333,7 +336,13 @@ class Bus:
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._send())]
 
     async def close(self) -> None:
-        await self.drain()
+        """Publish what is queued — for at most :data:`CLOSE_SECONDS`: a stopping node that cannot
+        reach Redis still stops (the others learn of it by its silent heartbeat) — then stop."""
+        try:
+            async with asyncio.timeout(CLOSE_SECONDS):
+                await self.drain()
+        except TimeoutError:
+            logs.warning("cluster messages not published before closing", batches=self._queue.qsize())
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
