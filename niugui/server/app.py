@@ -22,7 +22,7 @@ from pathlib import Path
 
 from fastapi import FastAPI
 
-from . import auth, expiry, logs
+from . import auth, expiry, logs, stacks
 from .boards import Boards
 from .config import Config
 from .dispatch import Registry
@@ -140,6 +140,7 @@ async def running(
     # Swiss tournaments whose start has come (issue 30); on a cluster, the node that takes an event's
     # lease runs it (niugui/server/cluster/swiss.py), and the nodes take over those nobody runs
     swiss = asyncio.create_task(hub.swiss.follow())
+    stacks.listen()  # kill -USR2: where each task waits (a server that does not stop when told)
     logs.info("server ready", db=store.engine.dialect.name, tables=len(hub.tables))
     try:
         yield services

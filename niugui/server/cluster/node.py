@@ -35,7 +35,7 @@ from typing import Any, assert_never
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from redis.asyncio import BlockingConnectionPool, Redis
 
-from .. import gcpolicy, logs
+from .. import gcpolicy, logs, stacks
 from ..creation import short_id
 from ..handlers.lobby import create_table
 from ..hub import Hub
@@ -87,6 +87,9 @@ ADOPT_BATCH = 16
 at a takeover (one transaction each cost a dozen round trips a table: issue 32)."""
 BATCHES_AT_ONCE = 2
 """Batches in flight at once: one waits on the database while the other is rebuilt."""
+DRAIN_SECONDS = 30.0
+"""The most a node's drain may take (:meth:`Node.stop`); its bus waits at most
+:data:`.bus.CLOSE_SECONDS` of it to publish."""
 MOVING = "this table is moving to another node; try again in a moment"
 """The words of the refusal ``moving``: the page and the reference bot client send the request again."""
 
@@ -314,7 +317,20 @@ class Node:
         logs.info("cluster node started", node=self.node_id, nodes=len(self.loads))
 
     async def stop(self) -> None:
-        """Drain: stop the tables, store what waits, release every lease and tell the other nodes."""
+        """Drain (:meth:`_drain`) for at most :data:`DRAIN_SECONDS`: a node told to stop stops. One
+        whose drain runs past it logs where each task waits (:mod:`..stacks`) and goes on stopping;
+        the others take its tables when its leases run out."""
+        drain = asyncio.create_task(self._drain(), name="cluster drain")
+        done, _ = await asyncio.wait({drain}, timeout=DRAIN_SECONDS)
+        if done:
+            drain.result()  # what went wrong in it, raised here as before
+            return
+        logs.warning("cluster node did not drain in time", node=self.node_id, seconds=DRAIN_SECONDS)
+        stacks.log_tasks("drain past its bound")
+        drain.cancel()
+
+    async def _drain(self) -> None:
+        """Stop the tables, store what waits, release every lease and tell the other nodes."""
         self._stopping = True
         await self.features.stop()
         for task in self._tasks:
