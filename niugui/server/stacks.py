@@ -45,20 +45,21 @@ def awaiting(task: asyncio.Task[Any]) -> list[str]:
     return chain
 
 
-def _frame(step: Any) -> Any:
-    for name in ("cr_frame", "gi_frame", "ag_frame"):
-        frame = getattr(step, name, None)
-        if frame is not None:
-            return frame
+def _first(step: Any, names: tuple[str, ...]) -> Any:
+    """The first of ``step``'s attributes ``names`` that is set (``None`` if none is)."""
+    for name in names:
+        value = getattr(step, name, None)
+        if value is not None:
+            return value
     return None
+
+
+def _frame(step: Any) -> Any:
+    return _first(step, ("cr_frame", "gi_frame", "ag_frame"))
 
 
 def _awaited(step: Any) -> Any:
-    for name in ("cr_await", "gi_yieldfrom", "ag_await"):
-        inner = getattr(step, name, None)
-        if inner is not None:
-            return inner
-    return None
+    return _first(step, ("cr_await", "gi_yieldfrom", "ag_await"))
 
 
 def _kind(waited: Any) -> str:
