@@ -314,6 +314,7 @@ class Bus:
         self._flushing = False
         self._queue: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
         self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
         self._pubsub = redis.pubsub(ignore_subscribe_messages=True)
         self.published = 0
         self.refused = 0
@@ -343,6 +344,7 @@ class Bus:
                 await self.drain()
         except TimeoutError:
             logs.warning("cluster messages not published before closing", batches=self._queue.qsize())
+        self._closing = True  # the loops end even if the cancellation is lost (Node._renewing)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -380,7 +382,7 @@ class Bus:
             self._queue.put_nowait((channel, "\n".join(lines)))
 
     async def _send(self) -> None:
-        while True:
+        while not self._closing:
             first = await self._queue.get()
             batch = [first]
             while not self._queue.empty():
@@ -400,7 +402,7 @@ class Bus:
     # ---- receiving -----------------------------------------------------------------------------------
 
     async def _listen(self) -> None:
-        while True:
+        while not self._closing:
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
             except asyncio.CancelledError:

@@ -53,6 +53,7 @@ class Features:
             redis, prefix, limits.account_rate, limits.account_burst, limits.tables_per_account_hour
         )
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self._flushing: asyncio.Task[None] | None = None
         self._invites: set[asyncio.Task[None]] = set()
         self._blocks: dict[str, frozenset[str]] = {}
@@ -64,6 +65,7 @@ class Features:
 
     async def stop(self) -> None:
         """Stop the loop; this node's presence and rooms are gone at once (not after their expiry)."""
+        self._stopping = True  # the loop ends even if the cancellation is lost (Node._renewing)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -265,7 +267,7 @@ class Features:
             client.send(message.frame)
 
     async def _loop(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(TICK)
             try:
                 await self.presence.flush(self.hub.directory)

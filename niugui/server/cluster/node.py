@@ -706,8 +706,12 @@ class Node:
 
     # ---- leases, heartbeats, takeovers and the lobby ------------------------------------------------
 
+    # Each loop ends when the node stops even if a cancellation is lost on the way: redis-py has
+    # been seen to swallow one (a drain waited for ever on ``_lobbying``; niugui/server/stacks.py
+    # showed where), after which the loop would have gone round again.
+
     async def _renewing(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self._period)
             try:
                 await self._renew()
@@ -747,7 +751,7 @@ class Node:
             await self._adopt_all(stray, self.node_id)
 
     async def _beating(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.settings.heartbeat_seconds)
             try:
                 await self._heartbeat()
@@ -831,7 +835,7 @@ class Node:
                 self._moved(table_id, owner)
 
     async def _lobbying(self) -> None:
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.settings.lobby_seconds)
             try:
                 await self._lobby()
