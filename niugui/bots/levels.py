@@ -34,7 +34,7 @@ LEVELS: tuple[Level, ...] = (
     Level("random", "niugui.bots.random_bot:RandomBot", 18.90, 1.62, "随机", "random"),
     Level("basic", "niugui.bots.basic:BasicBot", 24.13, 1.48, "初级", "basic"),
     Level("expert", "niugui.bots.expert:ExpertBot", 26.82, 1.49, "高手", "expert"),
-    Level("learned", "niugui.bots.learned:LearnedBot", 27.31, 1.39, "精英", "learned"),
+    Level("learned", "niugui.bots.learned:LearnedBot", 27.22, 1.40, "精英", "learned"),
     Level("search", "niugui.bots.search:SearchBot", 30.16, 1.61, "大师", "search"),
 )
 """Weakest first, as the page lists them."""

@@ -86,6 +86,7 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
     except ImportError as error:
         print(f"{PROG}: needs the learn extra (pip install -e '.[learn]'): {error}", file=sys.stderr)
         return 1
+    from ..arena import mean_ci
     from ..learn.data import generate, shard_games
     from ..learn.evaluate import points_vs_expert
     from ..learn.model import Network
@@ -131,7 +132,7 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
 
             def evaluate(net: Network, steps: TaskID = steps) -> tuple[float, float]:
                 progress.update(steps, note="playing expert…")
-                return points_vs_expert(net, args.eval_games, args.seed, margins[0], backend=backend)
+                return mean_ci(points_vs_expert(net, args.eval_games, args.seed, margins[0], backend=backend))
 
             checkpoint = folder / f"checkpoint-{kind}seed{args.seed}{_member(member)}.pt"
             model, curve = training.train(data, settings, checkpoint, evaluate, on_step, start)
@@ -144,8 +145,8 @@ def _train(args: argparse.Namespace, backend: Backend) -> int:
         tried = progress.add_task("margins (tried)", total=len(margins), note="")
         table = []
         for margin in margins:
-            points, ci = points_vs_expert(net, args.margin_games, args.seed, margin, deals="learn-margin",
-                                          backend=backend)
+            points, ci = mean_ci(points_vs_expert(net, args.margin_games, args.seed, margin,
+                                                  deals="learn-margin", backend=backend))
             table.append({"margin": margin, "points": points, "ci": ci, "games": args.margin_games})
             progress.update(tried, advance=1, note=f"{margin:g}: {points:+.3f} ± {ci:.3f}")
     net.margin = max(table, key=lambda t: t["points"])["margin"]

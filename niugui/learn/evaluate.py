@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..arena import ARRANGEMENTS, deals_for, mean_ci, play_out
+from ..arena import ARRANGEMENTS, deals_for, play_out
 from ..bots import Bot
 from ..bots.expert import ExpertBot
 from ..bots.learned import LearnedBot
@@ -22,21 +22,27 @@ def points_vs_expert(
     margin: float | None = None,
     deals: str = "learn-eval",
     backend: Backend = SERIAL,
-) -> tuple[float, float]:
-    """The network's bot's mean points a game against expert and the half-width of its 95% interval
-    over deals (seeded ``deals/seed/number``, none of them the arena's); ``margin`` defaults to the
-    bot's (the network's own, else :data:`niugui.bots.learned.MARGIN`). One deal a job on ``backend``
-    (processes or Ray): the same figure on any of them."""
-    options: dict[str, Any] = {} if margin is None else {"margin": margin}
+    check: int = 0,
+) -> list[float]:
+    """The network's bot's points a game against expert, deal by deal in order (:func:`deal_points`;
+    :func:`niugui.arena.mean_ci` gives the mean and the half-width of its 95% interval), over deals
+    seeded ``deals/seed/number``, none of them the arena's. ``margin`` defaults to the bot's (the
+    network's own, else :data:`niugui.bots.learned.MARGIN`); ``check`` is the bot's (0: the network's
+    own play, without rollouts). One deal a job on ``backend`` (processes or Ray): the same figures
+    on any of them."""
+    options: dict[str, Any] = {"check": check} | ({} if margin is None else {"margin": margin})
     jobs = [(deal,) for deal in range(deals_for(games))]
-    return mean_ci(map_games(deal_points, jobs, backend, common=(net, options, f"{deals}/{seed}")))
+    return map_games(deal_points, jobs, backend, common=(net, options, f"{deals}/{seed}"))
 
 
 def deal_points(net: Network, options: dict[str, Any], prefix: str, deal: int) -> float:
-    """The network's bot's mean points a seat-game over the six seatings of deal ``prefix/deal``."""
+    """The network's bot's mean points a seat-game over the six seatings of deal ``prefix/deal`` (its
+    seed, for the check's worlds, fixed by the deal and the seating)."""
     total = 0.0
-    for seats in ARRANGEMENTS:
-        bots: list[Bot] = [LearnedBot(net=net, **options) if side == 0 else ExpertBot() for side in seats]
+    for arrangement, seats in enumerate(ARRANGEMENTS):
+        seed = deal * len(ARRANGEMENTS) + arrangement
+        bots: list[Bot] = [LearnedBot(seed, net=net, **options) if side == 0 else ExpertBot()
+                           for side in seats]
         game = play_out(Game.deal(seed=f"{prefix}/{deal}", first_drawer=deal % SEATS), bots)
         assert game.result is not None
         total += sum(game.result.scores[s] for s in range(SEATS) if seats[s] == 0)

@@ -14,7 +14,7 @@ from niugui import Game
 from niugui.bots import is_legal, load_bot
 from niugui.bots.expert import expert_combo
 from niugui.bots.knowledge import Tracker, situation_from_game
-from niugui.bots.learned import LearnedBot
+from niugui.bots.learned import CHECK, LearnedBot, check_worlds
 from niugui.bots.sampling import knowledge_of, reconstruct, sample_hands
 from niugui.bots.search import (
     POLICIES,
@@ -79,12 +79,13 @@ def test_learned_never_answers_illegally() -> None:
     assert asked > 1000
 
 
-@pytest.mark.parametrize("deal", range(8))
-def test_input_is_only_the_seats_view(deal: int) -> None:
-    """Two deals that differ only in the other seats' hidden cards give the same input (R11, R12)."""
+def _twins(name: str, deal: int, moves: int | None = None) -> tuple[Game, Game, int]:
+    """A game ``moves`` actions in (by default a random number below 40), and a second game the
+    seat to move cannot tell from it: the other seats' hidden cards dealt again from the seat's
+    knowledge, the same history replayed."""
     rng = random.Random(deal)
-    game = Game.deal(seed=f"learned-leak/{deal}", first_drawer=deal % 4)
-    _play(game, rng.randrange(0, 40), rng)
+    game = Game.deal(seed=f"{name}/{deal}", first_drawer=deal % 4)
+    _play(game, rng.randrange(0, 40) if moves is None else moves, rng)
     if game.to_move is None:
         pytest.skip("the game ended before the position")
     seat = game.to_move
@@ -92,7 +93,14 @@ def test_input_is_only_the_seats_view(deal: int) -> None:
     hands = sample_hands(info, rng)
     while hands == [game.hand_mask(s) for s in range(4)] and info.unknown:
         hands = sample_hands(info, rng)
-    other = reconstruct(info, hands)
+    return game, reconstruct(info, hands), seat
+
+
+@pytest.mark.parametrize("deal", range(8))
+def test_input_is_only_the_seats_view(deal: int) -> None:
+    """Two deals that differ only in the other seats' hidden cards give the same input (R11, R12)."""
+    game, other, seat = _twins("learned-leak", deal)
+    info = knowledge_of(game.view(seat))
     assert other.to_move == seat
     if info.unknown:
         assert any(other.hand_mask(s) != game.hand_mask(s) for s in range(4) if s != seat)
@@ -106,8 +114,8 @@ def test_input_is_only_the_seats_view(deal: int) -> None:
     sit_a = situation_from_game(game, Tracker(game.first_drawer))
     sit_b = situation_from_game(other, Tracker(other.first_drawer))
     assert np.array_equal(encode_state(sit_a), state_a) and np.array_equal(encode_state(sit_b), state_a)
-    lead, first = game.current is None, expert_combo(game)
-    cands = prior_candidates(sit_a.hand, game.legal_combos(), lead, game.can_pass(), first, CANDIDATES)
+    lead, choice = game.current is None, expert_combo(game)
+    cands = prior_candidates(sit_a.hand, game.legal_combos(), lead, game.can_pass(), choice, CANDIDATES)
     assert np.array_equal(encode_actions(sit_a, cands), actions_a)
 
 
@@ -342,3 +350,46 @@ def test_the_loss_weighs_each_label_by_its_worlds() -> None:
     assert mean_loss(None, data) != pytest.approx(float((a * a).mean()), rel=1e-3)
     e = shard.error.astype(np.float64)
     assert noise_floor(data) == pytest.approx(float((w * e * e).sum() / w.sum()), rel=1e-5)
+
+
+@pytest.mark.parametrize("deal", range(12))
+def test_the_check_sees_only_the_seats_view(deal: int) -> None:
+    """The rollouts that check a proposal sample their worlds from the seat's view: two deals that
+    differ only in the other seats' hidden cards get the same answer from bots of one seed (R11, R12).
+    ``margin=-10`` makes the network propose at every decision with a choice, so the check runs."""
+    game, other, seat = _twins("learned-check", deal, 30 + deal % 3)
+    assert check_worlds(CHECK, game.view(seat)) >= 1  # late enough in the deal for the check to run
+    assert LearnedBot(seed=5, margin=-10).choose(game.view(seat)) == \
+        LearnedBot(seed=5, margin=-10).choose(other.view(seat))
+
+
+def test_the_check_overrules_proposals_its_rollouts_lose() -> None:
+    """With the check, the bot plays the network's proposal or the expert's choice, and it turns
+    down some of the proposals a network that always proposes (``margin=-10``) makes; without it, it
+    plays every proposal."""
+    played = overruled = 0
+    for deal in range(30):
+        game, _, seat = _twins("learned-check", deal, 28)
+        view = game.view(seat)
+        state, actions, cands = LearnedBot().inputs(view)
+        if len(cands) < 2:
+            continue
+        unchecked = LearnedBot(margin=-10, check=0)
+        proposal = cands[unchecked.proposal(state, actions)]
+        expert = None if cands[0] is None else sorted(str(c) for c in cands[0].cards)
+        wanted = None if proposal is None else sorted(str(c) for c in proposal.cards)
+        assert _sorted(unchecked.choose(view)) == wanted
+        checked = _sorted(LearnedBot(seed=deal, margin=-10).choose(view))
+        assert checked in (wanted, expert)
+        played += 1
+        overruled += checked != wanted
+    assert played >= 20 and 0 < overruled < played
+
+
+def _sorted(action: list[str] | None) -> list[str] | None:
+    return None if action is None else sorted(action)
+
+
+def test_check_must_not_be_negative() -> None:
+    with pytest.raises(ValueError, match="check"):
+        LearnedBot(check=-1)
