@@ -65,7 +65,7 @@ def _awaited(step: Any) -> Any:
 def _kind(waited: Any) -> str:
     """``Future`` for what an ``await future`` leaves (the future's iterator), else the type's name."""
     name = type(waited).__name__
-    return "Future" if name in ("FutureIter", "Future", "_asyncio.FutureIter") else name
+    return "Future" if name in ("FutureIter", "Future") else name
 
 
 def log_tasks(reason: str) -> int:

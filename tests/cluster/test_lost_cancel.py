@@ -37,7 +37,9 @@ def test_a_loop_ends_on_stop_when_its_cancellation_is_swallowed(loop: str) -> No
                                     _reconcile=quick, _follow_owners=quick, _heartbeat=swallowing,
                                     _lobby=swallowing)  # fmt: skip
         task = asyncio.create_task(getattr(Node, loop)(node))
-        await inside.wait()
+        entered = asyncio.create_task(inside.wait())
+        await asyncio.wait({task, entered}, return_when=asyncio.FIRST_COMPLETED)  # a loop that fails ends
+        assert not task.done(), task.exception()
         node._stopping = True
         task.cancel()
         done, _ = await asyncio.wait({task}, timeout=5)  # without the check it goes round for ever

@@ -17,6 +17,7 @@ from .. import logs
 from ..friends_store import Social, friends_of
 from ..hub import Hub
 from ..invitations import invitation_frame
+from ..periodic import every
 from ..protocol import Invite
 from ..tables import Client, Fault, Reply, Table
 from .bus import Bus, CloseRoom, Deliver, EventSeatedAt, QuickGroup, QuickSeated, RoomClosed, SocialChanged
@@ -65,7 +66,7 @@ class Features:
 
     async def stop(self) -> None:
         """Stop the loop; this node's presence and rooms are gone at once (not after their expiry)."""
-        self._stopping = True  # the loop ends even if the cancellation is lost (Node._renewing)
+        self._stopping = True  # the loop ends even if the cancellation is lost (periodic.every)
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -267,15 +268,11 @@ class Features:
             client.send(message.frame)
 
     async def _loop(self) -> None:
-        while not self._stopping:
-            await asyncio.sleep(TICK)
-            try:
-                await self.presence.flush(self.hub.directory)
-                await self.rooms.flush(TTL_MS)
-                await self.caps.flush()
-                await self.quick.tick()
-                await self.swiss.tick()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                logs.warning("cluster features: a round failed", error=type(error).__name__)
+        await every(TICK, self._round, "cluster features: a round failed", lambda: self._stopping)
+
+    async def _round(self) -> None:
+        await self.presence.flush(self.hub.directory)
+        await self.rooms.flush(TTL_MS)
+        await self.caps.flush()
+        await self.quick.tick()
+        await self.swiss.tick()

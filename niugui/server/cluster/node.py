@@ -39,6 +39,7 @@ from .. import gcpolicy, logs, stacks
 from ..creation import short_id
 from ..handlers.lobby import create_table
 from ..hub import Hub
+from ..periodic import every
 from ..protocol import (
     AckData,
     CreateTable,
@@ -706,21 +707,17 @@ class Node:
 
     # ---- leases, heartbeats, takeovers and the lobby ------------------------------------------------
 
-    # Each loop ends when the node stops even if a cancellation is lost on the way: redis-py has
-    # been seen to swallow one (a drain waited for ever on ``_lobbying``; niugui/server/stacks.py
-    # showed where), after which the loop would have gone round again.
+    # Each loop ends when the node stops even if a cancellation is lost on the way (periodic.every):
+    # redis-py has been seen to swallow one (a drain waited for ever on ``_lobbying``;
+    # niugui/server/stacks.py showed where), after which the loop would have gone round again.
 
     async def _renewing(self) -> None:
-        while not self._stopping:
-            await asyncio.sleep(self._period)
-            try:
-                await self._renew()
-                await self._reconcile()
-                await self._follow_owners()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                logs.warning("cluster renewal failed", error=type(error).__name__)
+        async def renewal() -> None:
+            await self._renew()
+            await self._reconcile()
+            await self._follow_owners()
+
+        await every(self._period, renewal, "cluster renewal failed", lambda: self._stopping)
 
     async def _renew(self) -> None:
         for table_id in [t for t in self.fences if t not in self.hub.tables and t not in self._adopting]:
@@ -751,14 +748,8 @@ class Node:
             await self._adopt_all(stray, self.node_id)
 
     async def _beating(self) -> None:
-        while not self._stopping:
-            await asyncio.sleep(self.settings.heartbeat_seconds)
-            try:
-                await self._heartbeat()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                logs.warning("cluster heartbeat failed", error=type(error).__name__)
+        seconds = self.settings.heartbeat_seconds
+        await every(seconds, self._heartbeat, "cluster heartbeat failed", lambda: self._stopping)
 
     async def _heartbeat(self) -> None:
         """Announce this node (and its load), read which nodes beat, and take over the silent ones'
@@ -835,14 +826,7 @@ class Node:
                 self._moved(table_id, owner)
 
     async def _lobbying(self) -> None:
-        while not self._stopping:
-            await asyncio.sleep(self.settings.lobby_seconds)
-            try:
-                await self._lobby()
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
-                logs.warning("cluster lobby failed", error=type(error).__name__)
+        await every(self.settings.lobby_seconds, self._lobby, "cluster lobby failed", lambda: self._stopping)
 
     async def _lobby(self) -> None:
         """Write what changed among this node's public tables to the index; read its first page."""
