@@ -3,8 +3,10 @@ training's evaluation deals (``learn-margin/SEED/…``, never the arena's), pair
 
     .venv/bin/python bench/learned_check.py --seed 2 --games 6000 --check 45 --workers 2
 
-Prints both bots' points a game (mean ± 95% interval over deals) and the paired difference; the
-figures of docs/bots.md, "Proposals checked by rollouts", came from this command.
+Prints both bots' points a game (mean ± 95% interval over deals) and the paired difference. In
+docs/bots.md, "Proposals checked by rollouts", the two lines of "the choosing deals again with the
+tree's own command" came from it; the exploring table and the choice came from a script outside the
+tree (the same bot, seeded otherwise), the arena figures from ``niugui arena``.
 """
 
 from __future__ import annotations

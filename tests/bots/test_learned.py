@@ -353,14 +353,24 @@ def test_the_loss_weighs_each_label_by_its_worlds() -> None:
 
 
 @pytest.mark.parametrize("deal", range(12))
-def test_the_check_sees_only_the_seats_view(deal: int) -> None:
-    """The rollouts that check a proposal sample their worlds from the seat's view: two deals that
-    differ only in the other seats' hidden cards get the same answer from bots of one seed (R11, R12).
-    ``margin=-10`` makes the network propose at every decision with a choice, so the check runs."""
-    game, other, seat = _twins("learned-check", deal, 30 + deal % 3)
-    assert check_worlds(CHECK, game.view(seat)) >= 1  # late enough in the deal for the check to run
-    assert LearnedBot(seed=5, margin=-10).choose(game.view(seat)) == \
-        LearnedBot(seed=5, margin=-10).choose(other.view(seat))
+def test_the_check_is_fixed_by_the_seed_and_the_view(deal: int) -> None:
+    """The bot is handed only the seat's view, and its check samples worlds from that view
+    (``knowledge_of``) with the bot's own generator: two deals that differ only in the other seats'
+    hidden cards show the seat one view (R11, R12), and bots of one seed answer it alike, the check
+    having run (the generator moved on). ``margin=-10`` makes the network propose at every decision
+    with a choice, so the check runs wherever a world fits."""
+    moves = 30
+    while True:
+        game, other, seat = _twins("learned-check", deal, moves)
+        if len(LearnedBot().inputs(game.view(seat))[2]) > 1:
+            break
+        moves += 1  # on to a position with a choice, where the network proposes
+    view = game.view(seat)
+    assert view == other.view(seat)
+    assert check_worlds(CHECK, view) >= 1  # late enough in the deal for the check to run
+    first, second = LearnedBot(seed=5, margin=-10), LearnedBot(seed=5, margin=-10)
+    assert first.choose(view) == second.choose(other.view(seat))
+    assert first.rng.getstate() == second.rng.getstate() != random.Random(5).getstate()
 
 
 def test_the_check_overrules_proposals_its_rollouts_lose() -> None:
