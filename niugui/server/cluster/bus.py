@@ -344,7 +344,7 @@ class Bus:
                 await self.drain()
         except TimeoutError:
             logs.warning("cluster messages not published before closing", batches=self._queue.qsize())
-        self._closing = True  # the loops end even if the cancellation is lost (Node._renewing)
+        self._closing = True  # the loops end even if the cancellation is lost (as periodic.every's)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -405,9 +405,7 @@ class Bus:
         while not self._closing:
             try:
                 message = await self._pubsub.get_message(timeout=1.0)
-            except asyncio.CancelledError:
-                raise
-            except Exception as error:
+            except Exception as error:  # not a cancellation: a BaseException, it ends the loop
                 logs.warning("cluster subscription failed; resubscribing", error=type(error).__name__)
                 await asyncio.sleep(0.5)
                 continue
